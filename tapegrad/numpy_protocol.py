@@ -1,0 +1,134 @@
+"""NumPy interop: ``np.exp(t)``, ``np.sum(t, axis=0)`` and ``ndarray @ t`` call tapegrad ops.
+
+Two explicit tables map NumPy's ufuncs and functions to tapegrad's. Anything
+not in them raises TypeError naming it: a gradient is never dropped silently.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+
+@functools.cache
+def _tables() -> tuple[dict[Any, Any], dict[Any, Any]]:
+    # Built on first use: tensor.py imports this module before the ops exist.
+    from tapegrad import ops
+
+    return _ufuncs(ops), _functions(ops)
+
+
+def _ufuncs(ops: Any) -> dict[Any, Any]:
+    return {
+        np.add: ops.add,
+        np.subtract: ops.subtract,
+        np.multiply: ops.multiply,
+        np.divide: ops.divide,
+        np.power: ops.power,
+        np.negative: ops.negative,
+        np.positive: lambda x: x,
+        np.matmul: ops.matmul,
+        np.maximum: ops.maximum,
+        np.minimum: ops.minimum,
+        np.absolute: ops.abs,
+        np.exp: ops.exp,
+        np.log: ops.log,
+        np.log1p: ops.log1p,
+        np.expm1: ops.expm1,
+        np.sqrt: ops.sqrt,
+        np.square: ops.square,
+        np.sin: ops.sin,
+        np.cos: ops.cos,
+        np.tan: ops.tan,
+        np.tanh: ops.tanh,
+        np.sinh: ops.sinh,
+        np.cosh: ops.cosh,
+        np.arctan: ops.arctan,
+        np.equal: ops.equal,
+        np.not_equal: ops.not_equal,
+        np.less: ops.less,
+        np.less_equal: ops.less_equal,
+        np.greater: ops.greater,
+        np.greater_equal: ops.greater_equal,
+        np.sign: ops.sign,
+        np.floor: ops.floor,
+        np.ceil: ops.ceil,
+        np.rint: ops.round,
+    }
+
+
+def _functions(ops: Any) -> dict[Any, Any]:
+    return {
+        np.sum: ops.sum,
+        np.mean: ops.mean,
+        np.prod: ops.prod,
+        np.max: ops.max,
+        np.amax: ops.max,
+        np.min: ops.min,
+        np.amin: ops.min,
+        np.var: ops.var,
+        np.std: ops.std,
+        np.cumsum: ops.cumsum,
+        np.reshape: ops.reshape,
+        np.transpose: ops.transpose,
+        np.swapaxes: ops.swapaxes,
+        np.expand_dims: ops.expand_dims,
+        np.squeeze: ops.squeeze,
+        np.broadcast_to: ops.broadcast_to,
+        np.concatenate: ops.concatenate,
+        np.stack: ops.stack,
+        np.split: ops.split,
+        np.flip: ops.flip,
+        np.tile: ops.tile,
+        np.repeat: ops.repeat,
+        np.pad: ops.pad,
+        np.take: ops.take,
+        np.take_along_axis: ops.take_along_axis,
+        np.einsum: ops.einsum,
+        np.dot: ops.dot,
+        np.outer: ops.outer,
+        np.matmul: ops.matmul,
+        np.where: ops.where,
+        np.clip: ops.clip,
+        np.abs: ops.abs,
+        np.argmax: ops.argmax,
+        np.argmin: ops.argmin,
+        np.round: ops.round,
+        np.around: ops.round,
+        np.zeros_like: ops.zeros_like,
+        np.ones_like: ops.ones_like,
+        np.shape: lambda x: x.shape,
+        np.ndim: lambda x: x.ndim,
+        np.size: lambda x: x.size,
+    }
+
+
+def _reject_out(name: str, kwargs: dict[str, Any]) -> None:
+    if kwargs.pop("out", None) is not None:
+        raise TypeError(f"numpy.{name}(out=...) is not supported: Tensors are immutable")
+
+
+def array_ufunc(ufunc: Any, method: str, inputs: tuple, kwargs: dict[str, Any]) -> Any:
+    """``Tensor.__array_ufunc__``."""
+    op = _tables()[0].get(ufunc)
+    if op is None or method != "__call__":
+        what = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
+        raise TypeError(f"tapegrad does not support numpy.{what} on Tensors")
+    _reject_out(ufunc.__name__, kwargs)
+    if kwargs:
+        raise TypeError(
+            f"numpy.{ufunc.__name__}: keyword arguments {sorted(kwargs)} are not supported "
+            "on Tensors"
+        )
+    return op(*inputs)
+
+
+def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
+    """``Tensor.__array_function__``."""
+    op = _tables()[1].get(func)
+    if op is None:
+        raise TypeError(f"tapegrad does not support numpy.{func.__name__} on Tensors")
+    _reject_out(func.__name__, kwargs)
+    return op(*args, **kwargs)

@@ -1,0 +1,180 @@
+"""Arithmetic: add subtract multiply divide power negative maximum minimum where clip abs astype.
+
+Binary ops broadcast like NumPy; each rule sums its cotangent back to its
+input's shape with :func:`unbroadcast`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tapegrad import ops
+from tapegrad.ops.primitive import Primitive, explain_broadcast, shape_of, unbroadcast
+from tapegrad.tensor import Tensor
+
+ArrayLike = Any
+
+_add = Primitive("add", lambda xp, x, y: xp.add(x, y), explain=explain_broadcast).defvjp(
+    lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
+    lambda g, ans, x, y: unbroadcast(g, shape_of(y)),
+)
+
+
+def add(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise ``x + y`` with broadcasting."""
+    return _add(x, y)
+
+
+_subtract = Primitive(
+    "subtract", lambda xp, x, y: xp.subtract(x, y), explain=explain_broadcast
+).defvjp(
+    lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
+    lambda g, ans, x, y: unbroadcast(-g, shape_of(y)),
+)
+
+
+def subtract(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise ``x - y`` with broadcasting."""
+    return _subtract(x, y)
+
+
+_multiply = Primitive(
+    "multiply", lambda xp, x, y: xp.multiply(x, y), explain=explain_broadcast
+).defvjp(
+    lambda g, ans, x, y: unbroadcast(g * y, shape_of(x)),
+    lambda g, ans, x, y: unbroadcast(g * x, shape_of(y)),
+)
+
+
+def multiply(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise ``x * y`` with broadcasting."""
+    return _multiply(x, y)
+
+
+_divide = Primitive("divide", lambda xp, x, y: xp.divide(x, y), explain=explain_broadcast).defvjp(
+    lambda g, ans, x, y: unbroadcast(g / y, shape_of(x)),
+    # d(x/y)/dy = -x/y**2 = -ans/y
+    lambda g, ans, x, y: unbroadcast(-g * ans / y, shape_of(y)),
+)
+
+
+def divide(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise true division ``x / y`` with broadcasting."""
+    return _divide(x, y)
+
+
+def _power_vjp_base(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
+    return unbroadcast(g * y * x ** (y - 1), shape_of(x))
+
+
+def _power_vjp_exponent(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
+    # d(x**y)/dy = x**y * log(x); taken as 0 where x <= 0 (the double where keeps
+    # the second derivative free of NaN there).
+    positive = ops.greater(x, 0)
+    log_x = ops.where(positive, ops.log(ops.where(positive, x, 1.0)), 0.0)
+    return unbroadcast(g * ans * log_x, shape_of(y))
+
+
+_power = Primitive("power", lambda xp, x, y: xp.pow(x, y), explain=explain_broadcast).defvjp(
+    _power_vjp_base, _power_vjp_exponent
+)
+
+
+def power(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise ``x ** y`` with broadcasting."""
+    return _power(x, y)
+
+
+_negative = Primitive("negative", lambda xp, x: xp.negative(x)).defvjp(lambda g, ans, x: -g)
+
+
+def negative(x: ArrayLike) -> Tensor:
+    """Elementwise ``-x``."""
+    return _negative(x)
+
+
+def _tie_weights(g: Tensor, x: Any, y: Any, wins: Any) -> Tensor:
+    # Where x wins, x gets all of g; where x and y tie, each gets half (as in PyTorch).
+    return ops.where(wins, g, ops.where(ops.equal(x, y), g * 0.5, 0.0))
+
+
+_maximum = Primitive("maximum", lambda xp, x, y: xp.maximum(x, y), explain=explain_broadcast)
+_maximum.defvjp(
+    lambda g, ans, x, y: unbroadcast(_tie_weights(g, x, y, ops.greater(x, y)), shape_of(x)),
+    lambda g, ans, x, y: unbroadcast(_tie_weights(g, y, x, ops.greater(y, x)), shape_of(y)),
+)
+
+
+def maximum(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise maximum; at ties the gradient is split evenly."""
+    return _maximum(x, y)
+
+
+_minimum = Primitive("minimum", lambda xp, x, y: xp.minimum(x, y), explain=explain_broadcast)
+_minimum.defvjp(
+    lambda g, ans, x, y: unbroadcast(_tie_weights(g, x, y, ops.less(x, y)), shape_of(x)),
+    lambda g, ans, x, y: unbroadcast(_tie_weights(g, y, x, ops.less(y, x)), shape_of(y)),
+)
+
+
+def minimum(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise minimum; at ties the gradient is split evenly."""
+    return _minimum(x, y)
+
+
+_where = Primitive(
+    "where", lambda xp, cond, x, y: xp.where(cond, x, y), explain=explain_broadcast
+).defvjp(
+    None,
+    lambda g, ans, cond, x, y: unbroadcast(ops.where(cond, g, 0.0), shape_of(x)),
+    lambda g, ans, cond, x, y: unbroadcast(ops.where(cond, 0.0, g), shape_of(y)),
+)
+
+
+def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike) -> Tensor:
+    """``x`` where ``condition`` holds, else ``y`` (broadcast together)."""
+    return _where(condition, x, y)
+
+
+def _clip_forward(xp: Any, x: Any, a_min: Any, a_max: Any) -> Any:
+    if a_min is not None:
+        x = xp.maximum(x, a_min)
+    if a_max is not None:
+        x = xp.minimum(x, a_max)
+    return x
+
+
+def _clip_vjp(g: Tensor, ans: Tensor, x: Any, a_min: Any, a_max: Any) -> Tensor:
+    # The gradient passes where a_min <= x <= a_max, boundaries included.
+    inside = g
+    if a_min is not None:
+        inside = ops.where(ops.less(x, a_min), 0.0, inside)
+    if a_max is not None:
+        inside = ops.where(ops.greater(x, a_max), 0.0, inside)
+    return unbroadcast(inside, shape_of(x))
+
+
+_clip = Primitive("clip", _clip_forward, explain=explain_broadcast).defvjp(_clip_vjp)
+
+
+def clip(x: ArrayLike, a_min: ArrayLike = None, a_max: ArrayLike = None) -> Tensor:
+    """Limit ``x`` to ``[a_min, a_max]``; the bounds are constants (no gradient)."""
+    return _clip(x, a_min, a_max)
+
+
+_abs = Primitive("abs", lambda xp, x: xp.abs(x)).defvjp(lambda g, ans, x: g * ops.sign(x))
+
+
+def abs(x: ArrayLike) -> Tensor:  # noqa: A001 - NumPy's name
+    """Elementwise ``|x|``; its gradient at 0 is 0."""
+    return _abs(x)
+
+
+_astype = Primitive("astype", lambda xp, x, dtype: xp.astype(x, dtype)).defvjp(
+    lambda g, ans, x, dtype: ops.astype(g, x.dtype)
+)
+
+
+def astype(x: ArrayLike, dtype: Any) -> Tensor:
+    """``x`` converted to ``dtype``; the gradient is converted back."""
+    return _astype(x, dtype=dtype)

@@ -1,0 +1,110 @@
+"""Creation: zeros ones full zeros_like ones_like arange eye asarray (no gradient).
+
+New arrays go to ``device`` (the default device when None), or next to ``like``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tapegrad import backend, devices
+from tapegrad.ops.primitive import raw
+from tapegrad.tensor import Tensor
+
+Shape = int | tuple[int, ...]
+
+
+def _make(build: Any, dtype: Any, device: str | None, like: Any) -> Tensor:
+    """Run ``build(xp, dtype, **device_kwargs)`` in the namespace of ``like`` or ``device``."""
+    if like is not None:
+        data = raw(like)
+        xp = backend.namespace(data)
+        if xp is np:
+            return Tensor(build(np, dtype))
+        return Tensor(build(xp, dtype, device=data.device))
+    target = devices.normalize(device)
+    if target == "cpu":
+        return Tensor(build(np, dtype))
+    return Tensor(devices.make_array(build(np, dtype), None, target))
+
+
+def _default_dtype(dtype: Any, like: Any) -> Any:
+    if dtype is not None:
+        return dtype
+    if like is None:
+        return np.float64
+    data = raw(like)
+    return data.dtype if hasattr(data, "dtype") else np.asarray(data).dtype
+
+
+def zeros(shape: Shape, dtype: Any = None, device: str | None = None, like: Any = None) -> Tensor:
+    """A Tensor of zeros (float64 unless ``dtype`` or ``like`` says otherwise)."""
+    dtype = _default_dtype(dtype, like)
+    return _make(lambda xp, dt, **kw: xp.zeros(shape, dtype=dt, **kw), dtype, device, like)
+
+
+def ones(shape: Shape, dtype: Any = None, device: str | None = None, like: Any = None) -> Tensor:
+    """A Tensor of ones."""
+    dtype = _default_dtype(dtype, like)
+    return _make(lambda xp, dt, **kw: xp.ones(shape, dtype=dt, **kw), dtype, device, like)
+
+
+def full(
+    shape: Shape, fill_value: Any, dtype: Any = None, device: str | None = None, like: Any = None
+) -> Tensor:
+    """A Tensor filled with ``fill_value`` (its dtype by NumPy's rules when ``dtype`` is None)."""
+    if dtype is None and like is not None:
+        dtype = _default_dtype(None, like)
+    return _make(
+        lambda xp, dt, **kw: xp.full(shape, fill_value, dtype=dt, **kw), dtype, device, like
+    )
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    data = raw(x)
+    return tuple(data.shape) if hasattr(data, "shape") else tuple(np.shape(data))
+
+
+def zeros_like(x: Any, dtype: Any = None) -> Tensor:
+    """Zeros with the shape, dtype and device of ``x``."""
+    return zeros(_shape(x), dtype=dtype, like=x)
+
+
+def ones_like(x: Any, dtype: Any = None) -> Tensor:
+    """Ones with the shape, dtype and device of ``x``."""
+    return ones(_shape(x), dtype=dtype, like=x)
+
+
+def arange(
+    start: float,
+    stop: float | None = None,
+    step: float = 1,
+    dtype: Any = None,
+    device: str | None = None,
+    like: Any = None,
+) -> Tensor:
+    """Evenly spaced values in ``[start, stop)``, as ``np.arange``."""
+    return _make(
+        lambda xp, dt, **kw: xp.arange(start, stop, step, dtype=dt, **kw), dtype, device, like
+    )
+
+
+def eye(
+    n: int, m: int | None = None, dtype: Any = None, device: str | None = None, like: Any = None
+) -> Tensor:
+    """The identity matrix of ``n`` rows (and ``m`` columns)."""
+    dtype = _default_dtype(dtype, like)
+    return _make(lambda xp, dt, **kw: xp.eye(n, m, dtype=dt, **kw), dtype, device, like)
+
+
+def asarray(data: Any, dtype: Any = None, like: Any = None) -> Tensor:
+    """``data`` as a Tensor without copying when it already fits (for internal use and seeds)."""
+    data = raw(data)
+    if like is not None:
+        xp = backend.namespace(raw(like))
+        if xp is np:
+            return Tensor(np.asarray(backend.to_host(data), dtype=dtype))
+        return Tensor(xp.asarray(data, dtype=dtype, device=raw(like).device))
+    return Tensor(np.asarray(data, dtype=dtype))

@@ -1,0 +1,156 @@
+"""Elementwise functions: exp log log1p expm1 sqrt square sin cos tan tanh sinh cosh arctan
+sigmoid relu softplus.
+
+Rules reuse the forward output (``ans``) where the derivative is a function of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tapegrad import ops
+from tapegrad.ops.primitive import Primitive
+from tapegrad.tensor import Tensor
+
+ArrayLike = Any
+
+_exp = Primitive("exp", lambda xp, x: xp.exp(x)).defvjp(lambda g, ans, x: g * ans)
+
+
+def exp(x: ArrayLike) -> Tensor:
+    """Elementwise ``e ** x``."""
+    return _exp(x)
+
+
+_log = Primitive("log", lambda xp, x: xp.log(x)).defvjp(lambda g, ans, x: g / x)
+
+
+def log(x: ArrayLike) -> Tensor:
+    """Elementwise natural logarithm."""
+    return _log(x)
+
+
+_log1p = Primitive("log1p", lambda xp, x: xp.log1p(x)).defvjp(lambda g, ans, x: g / (x + 1.0))
+
+
+def log1p(x: ArrayLike) -> Tensor:
+    """Elementwise ``log(1 + x)``, accurate for small ``x``."""
+    return _log1p(x)
+
+
+_expm1 = Primitive("expm1", lambda xp, x: xp.expm1(x)).defvjp(lambda g, ans, x: g * (ans + 1.0))
+
+
+def expm1(x: ArrayLike) -> Tensor:
+    """Elementwise ``exp(x) - 1``, accurate for small ``x``."""
+    return _expm1(x)
+
+
+_sqrt = Primitive("sqrt", lambda xp, x: xp.sqrt(x)).defvjp(lambda g, ans, x: g / (ans * 2.0))
+
+
+def sqrt(x: ArrayLike) -> Tensor:
+    """Elementwise square root."""
+    return _sqrt(x)
+
+
+_square = Primitive("square", lambda xp, x: xp.square(x)).defvjp(lambda g, ans, x: g * (x * 2.0))
+
+
+def square(x: ArrayLike) -> Tensor:
+    """Elementwise ``x * x``."""
+    return _square(x)
+
+
+_sin = Primitive("sin", lambda xp, x: xp.sin(x)).defvjp(lambda g, ans, x: g * ops.cos(x))
+
+
+def sin(x: ArrayLike) -> Tensor:
+    """Elementwise sine."""
+    return _sin(x)
+
+
+_cos = Primitive("cos", lambda xp, x: xp.cos(x)).defvjp(lambda g, ans, x: -g * ops.sin(x))
+
+
+def cos(x: ArrayLike) -> Tensor:
+    """Elementwise cosine."""
+    return _cos(x)
+
+
+# d tan = 1 + tan**2
+_tan = Primitive("tan", lambda xp, x: xp.tan(x)).defvjp(lambda g, ans, x: g * (ans * ans + 1.0))
+
+
+def tan(x: ArrayLike) -> Tensor:
+    """Elementwise tangent."""
+    return _tan(x)
+
+
+# d tanh = 1 - tanh**2
+_tanh = Primitive("tanh", lambda xp, x: xp.tanh(x)).defvjp(lambda g, ans, x: g * (1.0 - ans * ans))
+
+
+def tanh(x: ArrayLike) -> Tensor:
+    """Elementwise hyperbolic tangent."""
+    return _tanh(x)
+
+
+_sinh = Primitive("sinh", lambda xp, x: xp.sinh(x)).defvjp(lambda g, ans, x: g * ops.cosh(x))
+
+
+def sinh(x: ArrayLike) -> Tensor:
+    """Elementwise hyperbolic sine."""
+    return _sinh(x)
+
+
+_cosh = Primitive("cosh", lambda xp, x: xp.cosh(x)).defvjp(lambda g, ans, x: g * ops.sinh(x))
+
+
+def cosh(x: ArrayLike) -> Tensor:
+    """Elementwise hyperbolic cosine."""
+    return _cosh(x)
+
+
+_arctan = Primitive("arctan", lambda xp, x: xp.atan(x)).defvjp(lambda g, ans, x: g / (x * x + 1.0))
+
+
+def arctan(x: ArrayLike) -> Tensor:
+    """Elementwise inverse tangent."""
+    return _arctan(x)
+
+
+def _sigmoid_forward(xp: Any, x: Any) -> Any:
+    # exp(-|x|) never overflows; each branch is accurate on its side of 0.
+    e = xp.exp(-xp.abs(x))
+    return xp.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
+# d sigmoid = sigmoid * (1 - sigmoid)
+_sigmoid = Primitive("sigmoid", _sigmoid_forward).defvjp(lambda g, ans, x: g * (ans * (1.0 - ans)))
+
+
+def sigmoid(x: ArrayLike) -> Tensor:
+    """Elementwise logistic function ``1 / (1 + exp(-x))``, stable for large ``|x|``."""
+    return _sigmoid(x)
+
+
+_relu = Primitive("relu", lambda xp, x: xp.maximum(x, 0)).defvjp(
+    lambda g, ans, x: ops.where(ops.greater(x, 0), g, 0.0)
+)
+
+
+def relu(x: ArrayLike) -> Tensor:
+    """Elementwise ``max(x, 0)``; its gradient at 0 is 0."""
+    return _relu(x)
+
+
+# d softplus = sigmoid
+_softplus = Primitive("softplus", lambda xp, x: xp.logaddexp(x, 0.0)).defvjp(
+    lambda g, ans, x: g * ops.sigmoid(x)
+)
+
+
+def softplus(x: ArrayLike) -> Tensor:
+    """Elementwise ``log(1 + exp(x))``, stable for large ``|x|``."""
+    return _softplus(x)

@@ -1,0 +1,113 @@
+"""Indexing: getitem (basic slices, integer arrays, boolean masks), take, take_along_axis.
+
+The adjoint of gathering is scatter-adding (``index_add``), where repeated
+indices accumulate; the adjoint of ``index_add`` is gathering again, so both
+are differentiable to any order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tapegrad import backend
+from tapegrad.ops.primitive import Primitive, normalize_axis, shape_of
+from tapegrad.tensor import Tensor
+
+ArrayLike = Any
+
+
+def normalize_index(index: Any) -> tuple[Any, ...]:
+    """``index`` as a tuple of ints, slices, None, Ellipsis and backend arrays."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    out = []
+    for item in index:
+        if isinstance(item, Tensor):
+            item = item.data
+        elif isinstance(item, list):
+            item = np.asarray(item)
+        out.append(item)
+    return tuple(out)
+
+
+def _accumulates(index: tuple[Any, ...]) -> bool:
+    """Whether an index may repeat positions: it holds an integer array."""
+    for item in index:
+        dtype = getattr(item, "dtype", None)
+        if dtype is not None and "bool" not in str(dtype):
+            return True
+    return False
+
+
+def _index_add_forward(xp: Any, values: Any, shape: tuple[int, ...], index: tuple) -> Any:
+    target = xp.zeros(shape, dtype=values.dtype, **_device_kwargs(xp, values))
+    if _accumulates(index):
+        return backend.scatter_add(xp, target, index, values)
+    target[index] = values
+    return target
+
+
+def _device_kwargs(xp: Any, like: Any) -> dict[str, Any]:
+    return {} if xp is np else {"device": like.device}
+
+
+_index_add = Primitive("index_add", _index_add_forward).defvjp(
+    lambda g, ans, values, shape, index: _getitem(g, index=index)
+)
+
+
+def index_add(values: ArrayLike, shape: tuple[int, ...], index: Any) -> Tensor:
+    """Zeros of ``shape`` with ``values`` added at ``index`` (repeats accumulate)."""
+    return _index_add(values, shape=tuple(shape), index=normalize_index(index))
+
+
+_getitem = Primitive("getitem", lambda xp, x, index: x[index]).defvjp(
+    lambda g, ans, x, index: _index_add(g, shape=shape_of(x), index=index)
+)
+
+
+def getitem(x: ArrayLike, index: Any) -> Tensor:
+    """``x[index]``: basic slices, integer arrays and boolean masks, as in NumPy."""
+    return _getitem(x, index=normalize_index(index))
+
+
+def take(x: ArrayLike, indices: Any, axis: int | None = None) -> Tensor:
+    """Elements of ``x`` at ``indices`` along ``axis`` (of the flattened ``x`` when None)."""
+    if axis is None:
+        from tapegrad.ops.shape import reshape
+
+        return getitem(reshape(x, (-1,)), indices)
+    (axis,) = normalize_axis(axis, len(shape_of(x)), "take")
+    return getitem(x, (slice(None),) * axis + (_as_index_array(indices),))
+
+
+def take_along_axis(x: ArrayLike, indices: Any, axis: int) -> Tensor:
+    """Pick values of ``x`` along ``axis`` at ``indices`` of the same rank (NumPy's rules)."""
+    shape = shape_of(x)
+    indices = _as_index_array(indices)
+    if indices.ndim != len(shape):
+        raise ValueError(
+            f"take_along_axis: indices of shape {tuple(indices.shape)} must have as many "
+            f"dimensions as x of shape {shape}"
+        )
+    (axis,) = normalize_axis(axis, len(shape), "take_along_axis")
+    xp = backend.namespace(indices)
+    index = []
+    for d, n in enumerate(shape):
+        if d == axis:
+            index.append(indices)
+        else:
+            grid = [1] * len(shape)
+            grid[d] = n
+            index.append(xp.reshape(xp.arange(n), tuple(grid)))
+    return getitem(x, tuple(index))
+
+
+def _as_index_array(indices: Any) -> Any:
+    if isinstance(indices, Tensor):
+        return indices.data
+    if hasattr(indices, "__array_namespace__"):
+        return indices
+    return np.asarray(indices)

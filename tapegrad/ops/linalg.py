@@ -1,0 +1,141 @@
+"""Linear algebra: matmul einsum dot outer."""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+import numpy as np
+
+from tapegrad import ops
+from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
+from tapegrad.tape import active_tapes
+from tapegrad.tensor import Tensor
+
+ArrayLike = Any
+
+
+def _explain_matmul(exc: Exception, x: Any, y: Any) -> str:
+    xs, ys = shape_of(x), shape_of(y)
+    if not xs or not ys:
+        return f"0-d operands are not allowed: {xs} @ {ys} (use multiply)"
+    inner_x, inner_y = xs[-1], ys[-2] if len(ys) > 1 else ys[0]
+    if inner_x != inner_y:
+        return f"inner dimensions differ: {xs} @ {ys} ({inner_x} != {inner_y})"
+    return f"batch shapes {xs[:-2]} and {ys[:-2]} cannot broadcast: {xs} @ {ys}"
+
+
+def _matmul_vjp(argnum: int, g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
+    # Treat 1-d operands as a row (x) or column (y) matrix, then
+    # dx = g @ y^T and dy = x^T @ g, summed over broadcast batch axes.
+    xs, ys = shape_of(x), shape_of(y)
+    x2 = x if len(xs) > 1 else ops.reshape(x, (1, *xs))
+    y2 = y if len(ys) > 1 else ops.reshape(y, (*ys, 1))
+    x2s, y2s = shape_of(x2), shape_of(y2)
+    batch = np.broadcast_shapes(x2s[:-2], y2s[:-2])
+    g2 = ops.reshape(g, (*batch, x2s[-2], y2s[-1]))
+    if argnum == 0:
+        return ops.reshape(unbroadcast(g2 @ ops.swapaxes(y2, -1, -2), x2s), xs)
+    return ops.reshape(unbroadcast(ops.swapaxes(x2, -1, -2) @ g2, y2s), ys)
+
+
+_matmul = Primitive("matmul", lambda xp, x, y: xp.matmul(x, y), explain=_explain_matmul)
+_matmul.defvjp_argnum(lambda k, g, ans, x, y: _matmul_vjp(k, g, ans, x, y))
+
+
+def matmul(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Matrix product with NumPy's rules for 1-d operands and broadcast batch axes."""
+    return _matmul(x, y)
+
+
+def parse_subscripts(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[list[str], str]:
+    """Explicit einsum subscripts: one letter string per operand, and the output's.
+
+    Ellipses become unused letters; an implicit output becomes NumPy's
+    (broadcast axes, then the letters used once, in alphabetical order).
+    """
+    subscripts = subscripts.replace(" ", "")
+    inputs_part, arrow, output = subscripts.partition("->")
+    inputs = inputs_part.split(",")
+    if len(inputs) != len(shapes):
+        raise ValueError(f"einsum: {len(inputs)} operand subscripts for {len(shapes)} operands")
+    spare = [c for c in string.ascii_letters if c not in subscripts]
+    widest = 0
+    expanded = []
+    for term, shape in zip(inputs, shapes):
+        if "..." in term:
+            width = len(shape) - (len(term) - 3)
+            widest = max(widest, width)
+            term = term.replace("...", "".join(spare[len(spare) - width :]) if width else "")
+        if len(term) != len(shape):
+            raise ValueError(f"einsum: subscripts {term!r} do not fit an operand of shape {shape}")
+        expanded.append(term)
+    ellipsis = "".join(spare[len(spare) - widest :]) if widest else ""
+    if arrow:
+        output = output.replace("...", ellipsis)
+    else:
+        letters = "".join(expanded)
+        output = ellipsis + "".join(
+            sorted(c for c in set(letters) if letters.count(c) == 1 and c not in ellipsis)
+        )
+    return expanded, output
+
+
+def _einsum_vjp(k: int, g: Tensor, ans: Tensor, *operands: Any, terms: tuple, output: str) -> Any:
+    # The cotangent of operand k contracts g with every other operand onto k's letters;
+    # letters of k found nowhere else were summed away, so they come back by broadcasting.
+    target = terms[k]
+    others = [terms[j] for j in range(len(terms)) if j != k]
+    available = set(output).union(*others)
+    kept = "".join(c for c in target if c in available)
+    spec = ",".join([output, *others]) + "->" + kept
+    grad = einsum(spec, g, *(operands[j] for j in range(len(operands)) if j != k))
+    shape = shape_of(operands[k])
+    sizes = dict(zip(kept, shape_of(grad)))
+    grad = ops.reshape(grad, tuple(sizes.get(c, 1) for c in target))
+    # Size-1 axes broadcast against larger ones in the forward: sum them back.
+    grad = unbroadcast(grad, tuple(n if n == 1 else m for n, m in zip(shape, shape_of(grad))))
+    return ops.broadcast_to(grad, shape)
+
+
+def _einsum_forward(xp: Any, *operands: Any, terms: tuple, output: str) -> Any:
+    kernel = getattr(xp, "einsum", None)
+    if kernel is None:
+        raise TypeError(f"einsum is not available for arrays of {xp.__name__}")
+    return kernel(",".join(terms) + "->" + output, *operands)
+
+
+_einsum = Primitive("einsum", _einsum_forward).defvjp_argnum(_einsum_vjp)
+
+
+def einsum(subscripts: str, *operands: ArrayLike) -> Tensor:
+    """Einstein summation, as ``np.einsum`` (explicit or implicit output, ellipses)."""
+    terms, output = parse_subscripts(subscripts, [shape_of(a) for a in operands])
+    if active_tapes():
+        for term, operand in zip(terms, operands):
+            if isinstance(operand, Tensor) and len(set(term)) != len(term):
+                raise NotImplementedError(
+                    f"einsum: the gradient of repeated subscripts within one operand "
+                    f"({term!r}, a diagonal) is not implemented"
+                )
+    return _einsum(*operands, terms=tuple(terms), output=output)
+
+
+def dot(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """``np.dot``: products of 0-d operands, matmul up to 2-d, and sum over x's last and
+    y's second-to-last axis beyond that."""
+    xs, ys = shape_of(x), shape_of(y)
+    if not xs or not ys:
+        return ops.multiply(x, y)
+    if len(ys) <= 2 and len(xs) <= 2 or len(ys) == 1:
+        return matmul(x, y)
+    letters = string.ascii_letters
+    x_term = letters[: len(xs)]
+    y_term = letters[len(xs) : len(xs) + len(ys) - 2] + x_term[-1] + letters[len(xs) + len(ys)]
+    output = x_term[:-1] + y_term[:-2] + y_term[-1]
+    return einsum(f"{x_term},{y_term}->{output}", x, y)
+
+
+def outer(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Outer product of the flattened ``x`` and ``y``."""
+    return ops.multiply(ops.reshape(x, (-1, 1)), ops.reshape(y, (1, -1)))

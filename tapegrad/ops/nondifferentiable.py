@@ -1,0 +1,119 @@
+"""Ops whose outputs carry no gradient: comparisons, argmax argmin sign floor ceil round.
+
+Their results are piecewise constant (or boolean), so they record nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tapegrad.ops.primitive import Primitive, explain_broadcast, normalize_axis, shape_of
+from tapegrad.tensor import Tensor
+
+ArrayLike = Any
+
+
+def _comparison(name: str) -> Primitive:
+    return Primitive(
+        name,
+        lambda xp, x, y: getattr(xp, name)(x, y),
+        differentiable=False,
+        explain=explain_broadcast,
+    )
+
+
+_equal = _comparison("equal")
+_not_equal = _comparison("not_equal")
+_less = _comparison("less")
+_less_equal = _comparison("less_equal")
+_greater = _comparison("greater")
+_greater_equal = _comparison("greater_equal")
+
+
+def equal(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise ``x == y`` (boolean, no gradient)."""
+    return _equal(x, y)
+
+
+def not_equal(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise ``x != y`` (boolean, no gradient)."""
+    return _not_equal(x, y)
+
+
+def less(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise ``x < y`` (boolean, no gradient)."""
+    return _less(x, y)
+
+
+def less_equal(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise ``x <= y`` (boolean, no gradient)."""
+    return _less_equal(x, y)
+
+
+def greater(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise ``x > y`` (boolean, no gradient)."""
+    return _greater(x, y)
+
+
+def greater_equal(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise ``x >= y`` (boolean, no gradient)."""
+    return _greater_equal(x, y)
+
+
+def _arg_extremum(name: str, kernel: str) -> Primitive:
+    return Primitive(
+        name,
+        lambda xp, x, axis, keepdims: getattr(xp, kernel)(x, axis=axis, keepdims=keepdims),
+        differentiable=False,
+    )
+
+
+_argmax = _arg_extremum("argmax", "argmax")
+_argmin = _arg_extremum("argmin", "argmin")
+
+
+def _single_axis(x: ArrayLike, axis: int | None, op: str) -> int | None:
+    if axis is None:
+        return None
+    (axis,) = normalize_axis(axis, len(shape_of(x)), op)
+    return axis
+
+
+def argmax(x: ArrayLike, axis: int | None = None, keepdims: bool = False) -> Tensor:
+    """Index of the maximum along ``axis`` (of the flattened input when None)."""
+    return _argmax(x, axis=_single_axis(x, axis, "argmax"), keepdims=keepdims)
+
+
+def argmin(x: ArrayLike, axis: int | None = None, keepdims: bool = False) -> Tensor:
+    """Index of the minimum along ``axis`` (of the flattened input when None)."""
+    return _argmin(x, axis=_single_axis(x, axis, "argmin"), keepdims=keepdims)
+
+
+def _rounding(name: str) -> Primitive:
+    return Primitive(name, lambda xp, x: getattr(xp, name)(x), differentiable=False)
+
+
+_sign = _rounding("sign")
+_floor = _rounding("floor")
+_ceil = _rounding("ceil")
+_round = _rounding("round")
+
+
+def sign(x: ArrayLike) -> Tensor:
+    """Elementwise sign: -1, 0 or 1 (no gradient)."""
+    return _sign(x)
+
+
+def floor(x: ArrayLike) -> Tensor:
+    """Elementwise floor (no gradient)."""
+    return _floor(x)
+
+
+def ceil(x: ArrayLike) -> Tensor:
+    """Elementwise ceiling (no gradient)."""
+    return _ceil(x)
+
+
+def round(x: ArrayLike) -> Tensor:  # noqa: A001 - NumPy's name
+    """Elementwise rounding to the nearest integer, halves to even (no gradient)."""
+    return _round(x)

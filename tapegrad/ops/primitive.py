@@ -1,0 +1,145 @@
+"""Primitive: a forward on backend arrays plus one VJP rule per input.
+
+A primitive call unwraps its Tensor inputs, runs the forward in the inputs'
+array namespace, wraps the result, and (only when some tape is active) records
+an entry. Rules are declared next to the forward with :meth:`Primitive.defvjp`:
+``rule(cotangent, output, *inputs, **params)`` returns the cotangent of one
+input, written with tapegrad ops so that nested tapes record it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tapegrad import backend, debug
+from tapegrad.tape import _active, record
+from tapegrad.tensor import Tensor
+
+Rule = Callable[..., Any]
+_ndarray = np.ndarray
+
+
+class Primitive:
+    """An op the tape records. ``differentiable=False`` ops never record."""
+
+    __slots__ = ("name", "forward", "vjps", "argnum_rule", "differentiable", "explain")
+
+    def __init__(
+        self,
+        name: str,
+        forward: Callable[..., Any],
+        differentiable: bool = True,
+        explain: Callable[..., str] | None = None,
+    ) -> None:
+        self.name = name
+        self.forward = forward
+        self.vjps: tuple[Rule | None, ...] = ()
+        self.argnum_rule: Rule | None = None
+        self.differentiable = differentiable
+        self.explain = explain
+
+    def defvjp(self, *rules: Rule | None) -> Primitive:
+        """Declare one VJP rule per positional input (None: that input has no gradient)."""
+        self.vjps = rules
+        return self
+
+    def defvjp_argnum(self, rule: Rule) -> Primitive:
+        """For variadic primitives: ``rule(argnum, cotangent, output, *inputs, **params)``."""
+        self.argnum_rule = rule
+        return self
+
+    def rule(self, k: int) -> Rule | None:
+        """The VJP rule of input ``k``, or None when that input has no gradient."""
+        if self.argnum_rule is not None:
+            return functools.partial(self.argnum_rule, k)
+        return self.vjps[k] if k < len(self.vjps) else None
+
+    def __call__(self, *inputs: Any, **params: Any) -> Tensor:
+        arrays = [x.data if isinstance(x, Tensor) else x for x in inputs]
+        try:
+            xp = backend.namespace(*arrays)
+            out = self.forward(xp, *arrays, **params)
+        except (ValueError, TypeError, IndexError) as exc:
+            raise type(exc)(self._explain(exc, arrays, params)) from exc
+        if type(out) is not _ndarray and isinstance(out, np.generic):
+            out = np.asarray(out)
+        result = Tensor(out)
+        if debug.anomaly_mode():
+            debug.check_forward(self.name, result)
+        if self.differentiable:
+            tapes = _active.get()
+            if tapes:
+                record(self, inputs, result, params, tapes)
+        return result
+
+    def _explain(self, exc: Exception, arrays: list[Any], params: dict[str, Any]) -> str:
+        if self.explain is not None:
+            message = self.explain(exc, *arrays, **params)
+            if message:
+                return f"{self.name}: {message}"
+        shapes = ", ".join(_describe(a) for a in arrays)
+        extra = f" with {params}" if params else ""
+        return f"{self.name}: {exc} (inputs {shapes}{extra})"
+
+    def __repr__(self) -> str:
+        return f"<Primitive {self.name}>"
+
+
+def _describe(a: Any) -> str:
+    shape = getattr(a, "shape", None)
+    if shape is None:
+        return repr(a)
+    return f"{tuple(shape)} {a.dtype}"
+
+
+def explain_broadcast(exc: Exception, *arrays: Any, **params: Any) -> str | None:
+    """``shapes (2, 3) and (4,) cannot broadcast``, when that is what went wrong."""
+    shapes = [tuple(a.shape) for a in arrays if hasattr(a, "shape")]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        return "shapes " + " and ".join(str(s) for s in shapes) + " cannot broadcast"
+    return None
+
+
+def unbroadcast(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Sum ``g`` down to ``shape``: the adjoint of NumPy broadcasting."""
+    if g.shape == shape:
+        return g
+    from tapegrad.ops.reductions import sum as _sum
+    from tapegrad.ops.shape import reshape
+
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1
+    )
+    return reshape(_sum(g, axis=axes), shape)
+
+
+def raw(x: Any) -> Any:
+    """The backend array of a Tensor; anything else unchanged."""
+    return x.data if isinstance(x, Tensor) else x
+
+
+def shape_of(x: Any) -> tuple[int, ...]:
+    return tuple(np.shape(x)) if not isinstance(x, Tensor) else x.shape
+
+
+def normalize_axis(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
+    """``axis`` as a sorted tuple of non-negative ints; None means every axis."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    result = []
+    for a in axes:
+        a = int(a)
+        if not -ndim <= a < ndim:
+            raise ValueError(f"{op}: axis {a} is out of bounds for a {ndim}-d input")
+        result.append(a % ndim)
+    if len(set(result)) != len(result):
+        raise ValueError(f"{op}: repeated axis in {axis}")
+    return tuple(sorted(result))

@@ -1,0 +1,172 @@
+"""Reductions: sum mean prod max min var std logsumexp cumsum.
+
+``axis`` is normalized to a sorted tuple before the primitive runs, so every
+rule sees the same form. :func:`expand_reduced` is the adjoint of reducing:
+it puts the reduced axes back and broadcasts.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tapegrad import backend, ops
+from tapegrad.ops.primitive import Primitive, normalize_axis, raw, shape_of
+from tapegrad.tape import is_recorded
+from tapegrad.tensor import Tensor
+
+ArrayLike = Any
+Axis = int | tuple[int, ...] | None
+
+
+def expand_reduced(g: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool) -> Any:
+    """Broadcast a reduced cotangent back to ``shape``."""
+    if not keepdims:
+        g = ops.reshape(g, tuple(1 if i in axes else n for i, n in enumerate(shape)))
+    return ops.broadcast_to(g, shape)
+
+
+def _ndim(x: Any) -> int:
+    return len(shape_of(x))
+
+
+def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+    return math.prod(shape[a] for a in axes)
+
+
+_sum = Primitive(
+    "sum", lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims)
+).defvjp(lambda g, ans, x, axis, keepdims: expand_reduced(g, shape_of(x), axis, keepdims))
+
+
+def sum(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+    """Sum over ``axis`` (all axes when None)."""
+    return _sum(x, axis=normalize_axis(axis, _ndim(x), "sum"), keepdims=keepdims)
+
+
+def mean(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
+    """Arithmetic mean over ``axis``."""
+    axes = normalize_axis(axis, _ndim(x), "mean")
+    return _sum(x, axis=axes, keepdims=keepdims) / _count(shape_of(x), axes)
+
+
+def var(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
+    """Variance over ``axis`` with ``ddof`` delta degrees of freedom."""
+    axes = normalize_axis(axis, _ndim(x), "var")
+    deviation = x - _sum(x, axis=axes, keepdims=True) / _count(shape_of(x), axes)
+    squares = _sum(deviation * deviation, axis=axes, keepdims=keepdims)
+    return squares / (_count(shape_of(x), axes) - ddof)
+
+
+def std(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
+    """Standard deviation over ``axis``; its gradient is infinite where it is 0."""
+    return ops.sqrt(var(x, axis=axis, ddof=ddof, keepdims=keepdims))
+
+
+def _product_of_others(xp: Any, x: Any, axes: tuple[int, ...]) -> Any:
+    """For each element, the product of the other elements of its reduced slice.
+
+    Exclusive cumulative products from both ends: exact even where x has zeros.
+    """
+    kept = [a for a in range(x.ndim) if a not in axes]
+    moved = xp.permute_dims(x, (*kept, *axes))
+    flat = xp.reshape(moved, (*[x.shape[a] for a in kept], -1))
+    ones = xp.ones((*flat.shape[:-1], 1), dtype=x.dtype)
+    left = xp.cumulative_prod(xp.concat([ones, flat[..., :-1]], axis=-1), axis=-1)
+    right = xp.flip(
+        xp.cumulative_prod(xp.concat([ones, xp.flip(flat, axis=-1)[..., :-1]], axis=-1), axis=-1),
+        axis=-1,
+    )
+    others = xp.reshape(left * right, moved.shape)
+    inverse = [0] * x.ndim
+    for position, a in enumerate((*kept, *axes)):
+        inverse[a] = position
+    return xp.permute_dims(others, tuple(inverse))
+
+
+def _prod_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdims: bool) -> Tensor:
+    shape = shape_of(x)
+    g_full = expand_reduced(g, shape, axis, keepdims)
+    data = raw(x)
+    xp = backend.namespace(data)
+    if bool(xp.all(data != 0)):
+        # d prod / d x_i = prod / x_i, differentiable again.
+        return g_full * expand_reduced(ans, shape, axis, keepdims) / x
+    if is_recorded(x, g):
+        raise NotImplementedError(
+            "prod: the second derivative at inputs containing zeros is not implemented"
+        )
+    return g_full * Tensor(_product_of_others(xp, data, axis))
+
+
+_prod = Primitive(
+    "prod", lambda xp, x, axis, keepdims: xp.prod(x, axis=axis, keepdims=keepdims)
+).defvjp(_prod_vjp)
+
+
+def prod(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
+    """Product over ``axis``; exact gradients also where ``x`` has zeros."""
+    return _prod(x, axis=normalize_axis(axis, _ndim(x), "prod"), keepdims=keepdims)
+
+
+def _extremum_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
+    # The gradient goes to the elements equal to the extremum, split evenly among ties.
+    shape = shape_of(x)
+    hits = ops.astype(ops.equal(x, expand_reduced(ans, shape, axis, keepdims)), ans.dtype)
+    share = hits / ops.sum(hits, axis=axis, keepdims=True)
+    return expand_reduced(g, shape, axis, keepdims) * share
+
+
+_max = Primitive(
+    "max", lambda xp, x, axis, keepdims: xp.max(x, axis=axis, keepdims=keepdims)
+).defvjp(_extremum_vjp)
+
+
+def max(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+    """Maximum over ``axis``; tied maxima share the gradient evenly."""
+    return _max(x, axis=normalize_axis(axis, _ndim(x), "max"), keepdims=keepdims)
+
+
+_min = Primitive(
+    "min", lambda xp, x, axis, keepdims: xp.min(x, axis=axis, keepdims=keepdims)
+).defvjp(_extremum_vjp)
+
+
+def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+    """Minimum over ``axis``; tied minima share the gradient evenly."""
+    return _min(x, axis=normalize_axis(axis, _ndim(x), "min"), keepdims=keepdims)
+
+
+def _logsumexp_forward(xp: Any, x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
+    peak = xp.max(x, axis=axis, keepdims=True)
+    peak = xp.where(xp.isfinite(peak), peak, 0.0)  # rows of -inf stay -inf, not NaN
+    out = xp.log(xp.sum(xp.exp(x - peak), axis=axis, keepdims=True)) + peak
+    return out if keepdims else xp.squeeze(out, axis=axis)
+
+
+# d logsumexp / dx = softmax(x) = exp(x - logsumexp(x))
+_logsumexp = Primitive("logsumexp", _logsumexp_forward).defvjp(
+    lambda g, ans, x, axis, keepdims: (
+        expand_reduced(g, shape_of(x), axis, keepdims)
+        * ops.exp(x - expand_reduced(ans, shape_of(x), axis, keepdims))
+    )
+)
+
+
+def logsumexp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
+    """``log(sum(exp(x)))`` over ``axis``, computed without overflow."""
+    return _logsumexp(x, axis=normalize_axis(axis, _ndim(x), "logsumexp"), keepdims=keepdims)
+
+
+# The adjoint of a cumulative sum is a reversed cumulative sum.
+_cumsum = Primitive("cumsum", lambda xp, x, axis: xp.cumulative_sum(x, axis=axis)).defvjp(
+    lambda g, ans, x, axis: ops.flip(_cumsum(ops.flip(g, axis=axis), axis=axis), axis=axis)
+)
+
+
+def cumsum(x: ArrayLike, axis: int | None = None) -> Tensor:
+    """Cumulative sum along ``axis`` (over the flattened input when None)."""
+    if axis is None:
+        return _cumsum(ops.reshape(x, (-1,)), axis=0)
+    (axis,) = normalize_axis(axis, _ndim(x), "cumsum")
+    return _cumsum(x, axis=axis)

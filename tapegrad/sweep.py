@@ -1,0 +1,253 @@
+"""The reverse sweep: walk a tape's Wengert list backwards, accumulating cotangents.
+
+Iterative (a million-entry tape needs no recursion), restricted to the entries
+that lie between the sources and the target, with each rule's result checked
+against its input's shape and cast to its input's dtype.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tapegrad import debug, ops
+from tapegrad.tape import Entry, GradientTape, _flatten
+from tapegrad.tensor import Tensor, Variable
+
+UNCONNECTED = ("none", "zero", "raise")
+
+
+def gradient(
+    tape: GradientTape,
+    target: Any,
+    sources: Any,
+    output_gradients: Any,
+    unconnected_gradients: str,
+) -> Any:
+    """``GradientTape.gradient``: see its docstring."""
+    _check_usable(tape, "gradient")
+    flat_sources = _check_sources(sources, unconnected_gradients, "gradient")
+    targets = [t for t in _flatten(target) if isinstance(t, Tensor)]
+    seeds = _seeds(target, output_gradients)
+    plan = _Plan(tape, targets, flat_sources)
+    plan.check_connected(unconnected_gradients)
+    plan.check_versions()
+    cotangents = plan.sweep(seeds, free=not tape.persistent)
+    results = [_result(cotangents.get(s._id), s, unconnected_gradients) for s in flat_sources]
+    _finish(tape)
+    return _pack(sources, iter(results))
+
+
+def jacobian(tape: GradientTape, target: Any, sources: Any, unconnected_gradients: str) -> Any:
+    """``GradientTape.jacobian``: one reverse sweep per element of ``target``."""
+    _check_usable(tape, "jacobian")
+    flat_sources = _check_sources(sources, unconnected_gradients, "jacobian")
+    if not isinstance(target, Tensor):
+        raise TypeError(f"jacobian: target must be a Tensor, got {type(target).__name__}")
+    plan = _Plan(tape, [target], flat_sources)
+    plan.check_connected(unconnected_gradients)
+    plan.check_versions()
+    rows: list[list[Any]] = [[] for _ in flat_sources]
+    xp_eye = ops.eye(target.size, dtype=target.dtype, like=target)
+    for i in range(target.size):
+        seed = ops.reshape(xp_eye[i], target.shape)
+        cotangents = plan.sweep([seed], free=False)
+        for j, s in enumerate(flat_sources):
+            g = cotangents.get(s._id)
+            rows[j].append(ops.zeros_like(s) if g is None else g)
+    results = []
+    for j, s in enumerate(flat_sources):
+        if s._id not in plan.connected and unconnected_gradients == "none":
+            results.append(None)
+        elif not rows[j]:  # a 0-element target
+            results.append(ops.zeros(target.shape + s.shape, dtype=s.dtype, like=s))
+        else:
+            results.append(ops.reshape(ops.stack(rows[j]), target.shape + s.shape))
+    _finish(tape)
+    return _pack(sources, iter(results))
+
+
+class _Plan:
+    """Which entries matter for one (targets, sources) pair, computed before any work."""
+
+    def __init__(self, tape: GradientTape, targets: list[Tensor], sources: list[Tensor]) -> None:
+        self.tape = tape
+        self.targets = targets
+        self.sources = sources
+        self.source_ids = {s._id for s in sources}
+        # Forward pass: the serials that depend on a source, and the entries that produce them.
+        depends = set(self.source_ids)
+        relevant = []
+        for i, entry in enumerate(tape._entries):
+            if entry is None:
+                continue
+            for x in entry.inputs:
+                if isinstance(x, Tensor) and x._id in depends:
+                    depends.add(entry.output._id)
+                    relevant.append(i)
+                    break
+        # Backward pass: of those, the ones the targets depend on.
+        needed = {t._id for t in targets if t._id in depends}
+        on_path = []
+        for i in reversed(relevant):
+            entry = tape._entries[i]
+            if entry.output._id in needed:
+                on_path.append(i)
+                needed.update(x._id for x in entry.inputs if isinstance(x, Tensor))
+        self.depends = depends
+        self.on_path = on_path  # in reverse tape order
+        self.connected = needed & self.source_ids
+
+    def check_connected(self, unconnected_gradients: str) -> None:
+        if unconnected_gradients != "raise":
+            return
+        for s in self.sources:
+            if s._id not in self.connected:
+                raise ValueError(
+                    f"gradient: source {_describe(s)} is unconnected: {_why(self.tape, s)}"
+                )
+
+    def check_versions(self) -> None:
+        entries = self.tape._entries
+        for i in self.on_path:
+            entry = entries[i]
+            for k, version in entry.versions:
+                var = entry.inputs[k]
+                if var.version != version:
+                    raise RuntimeError(
+                        f"{entry.primitive.name}: Variable {var.name or _describe(var)!s} was "
+                        f"modified after the tape recorded it (version {version} -> "
+                        f"{var.version}); its gradient would be computed from the new value"
+                    )
+
+    def sweep(self, seeds: list[Any], free: bool) -> dict[int, Any]:
+        """Run the rules from the targets back to the sources; serial -> cotangent."""
+        cotangents: dict[int, Any] = {}
+        for t, seed in zip(self.targets, seeds):
+            if t._id in self.depends:
+                _accumulate(cotangents, t._id, seed)
+        entries = self.tape._entries
+        depends, keep = self.depends, self.source_ids
+        with self.tape._paused():
+            for i in self.on_path:
+                entry = entries[i]
+                out_id = entry.output._id
+                g = cotangents.get(out_id) if out_id in keep else cotangents.pop(out_id, None)
+                if g is not None:
+                    _apply_rules(i, entry, g, depends, cotangents)
+                if free:
+                    entries[i] = None
+        return cotangents
+
+
+def _apply_rules(index: int, entry: Entry, g: Tensor, depends: set[int], cotangents: dict) -> None:
+    primitive = entry.primitive
+    inputs = entry.inputs
+    for k, x in enumerate(inputs):
+        if isinstance(x, Tensor) and x._id in depends:
+            rule = primitive.rule(k)
+            if rule is None:  # a non-floating input, such as where's condition
+                continue
+            gx = rule(g, entry.output, *inputs, **entry.params)
+            if gx is None:
+                continue
+            if gx.shape != x.shape:
+                raise RuntimeError(
+                    f"{entry.primitive.name}: the gradient rule for input {k} returned shape "
+                    f"{gx.shape}, but the input has shape {x.shape} (a bug in the rule)"
+                )
+            if gx.dtype != x.dtype:
+                gx = ops.astype(gx, x.dtype)
+            if debug.anomaly_mode():
+                debug.check_backward(entry, index, gx)
+            _accumulate(cotangents, x._id, gx)
+
+
+def _accumulate(cotangents: dict, key: int, g: Any) -> None:
+    previous = cotangents.get(key)
+    cotangents[key] = g if previous is None else ops.add(previous, g)
+
+
+def _check_usable(tape: GradientTape, what: str) -> None:
+    if tape._used and not tape.persistent:
+        raise RuntimeError(
+            f"GradientTape.{what}: a non-persistent tape can only be used once; "
+            "create it with GradientTape(persistent=True) to call it several times"
+        )
+
+
+def _check_sources(sources: Any, unconnected_gradients: str, what: str) -> list[Tensor]:
+    if unconnected_gradients not in UNCONNECTED:
+        raise ValueError(
+            f"{what}: unconnected_gradients must be one of {UNCONNECTED}, "
+            f"got {unconnected_gradients!r}"
+        )
+    flat = _flatten(sources)
+    for s in flat:
+        if not isinstance(s, Tensor):
+            raise TypeError(f"{what}: sources must be Tensors, got {type(s).__name__}")
+    return flat
+
+
+def _seeds(target: Any, output_gradients: Any) -> list[Any]:
+    targets = _flatten(target)
+    if output_gradients is None:
+        return [ops.ones_like(t) if isinstance(t, Tensor) else None for t in targets]
+    given = _flatten(output_gradients)
+    if len(given) != len(targets):
+        raise ValueError(
+            f"gradient: {len(targets)} targets but {len(given)} output_gradients were given"
+        )
+    seeds = []
+    for t, g in zip(targets, given):
+        if not isinstance(t, Tensor):
+            seeds.append(None)
+            continue
+        g = g if isinstance(g, Tensor) else ops.asarray(g, dtype=t.dtype, like=t)
+        if g.shape != t.shape:
+            raise ValueError(
+                f"gradient: output_gradients of shape {g.shape} does not match "
+                f"the target's shape {t.shape}"
+            )
+        seeds.append(g)
+    # Targets that are not Tensors have no sweep to seed; keep positions aligned.
+    return [s for t, s in zip(targets, seeds) if isinstance(t, Tensor)]
+
+
+def _result(g: Any, source: Tensor, unconnected_gradients: str) -> Any:
+    if g is None and unconnected_gradients == "zero":
+        return ops.zeros_like(source)
+    return g
+
+
+def _finish(tape: GradientTape) -> None:
+    if not tape.persistent:
+        tape._entries = []
+        tape._used = True
+
+
+def _pack(structure: Any, leaves: Any) -> Any:
+    if isinstance(structure, dict):
+        return {key: _pack(structure[key], leaves) for key in structure}
+    if isinstance(structure, list):
+        return [_pack(item, leaves) for item in structure]
+    if isinstance(structure, tuple):
+        return tuple(_pack(item, leaves) for item in structure)
+    return next(leaves)
+
+
+def _describe(t: Tensor) -> str:
+    name = f"{t.name!r} " if isinstance(t, Variable) and t.name else ""
+    return f"{name}{type(t).__name__} of shape {t.shape} {t.dtype}"
+
+
+def _why(tape: GradientTape, s: Tensor) -> str:
+    """The reason a source got no gradient, for ``unconnected_gradients="raise"``."""
+    if s._id not in tape._watched:
+        if isinstance(s, Variable) and not s.trainable:
+            return "it is a non-trainable Variable and was never watched"
+        return "it was never watched (call tape.watch on it, or use a trainable Variable)"
+    if s._id in tape._escapes:
+        return f"its value left the tape through {tape._escapes[s._id]}"
+    if s._id in tape._stopped_reads:
+        return "it was only read under tape.stop_recording()"
+    return "there is no path from it to the target on this tape"

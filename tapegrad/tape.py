@@ -1,0 +1,309 @@
+"""GradientTape: the Wengert list that primitives append to while it is active."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import sys
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+from tapegrad import backend
+from tapegrad.tensor import Tensor, Variable
+
+# The tapes entered in this thread/context, innermost last. Primitives read this
+# once per call: an empty tuple means "nothing records", the fast path.
+_active: contextvars.ContextVar[tuple[GradientTape, ...]] = contextvars.ContextVar(
+    "tapegrad_tapes", default=()
+)
+
+# A tape's mode: what it does when an op reads one of its watched Tensors.
+RECORDING, STOPPED, SWEEPING = "recording", "stopped", "sweeping"
+
+
+class Entry:
+    """One line of the Wengert list: ``output = primitive(*inputs, **params)``.
+
+    ``inputs`` keeps the Tensors (the saved inputs) and the constants the op
+    read; ``versions`` the version of each Variable input at record time.
+    """
+
+    __slots__ = ("primitive", "inputs", "output", "params", "versions", "where")
+
+    def __init__(
+        self,
+        primitive: Any,
+        inputs: tuple[Any, ...],
+        output: Tensor,
+        params: dict[str, Any],
+        versions: tuple[tuple[int, int], ...],
+        where: str | None,
+    ) -> None:
+        self.primitive = primitive
+        self.inputs = inputs
+        self.output = output
+        self.params = params
+        self.versions = versions
+        self.where = where
+
+    def __repr__(self) -> str:
+        return f"<Entry {self.primitive.name} -> #{self.output._id} {self.output.shape}>"
+
+
+class GradientTape:
+    """Records the ops that read watched Tensors, for reverse-mode differentiation.
+
+    >>> import tapegrad as tg
+    >>> x = tg.tensor(3.0)
+    >>> with tg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = x * x
+    >>> tape.gradient(y, x).item()
+    6.0
+    """
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
+        self.persistent = persistent
+        self.watch_accessed_variables = watch_accessed_variables
+        self._entries: list[Entry | None] = []
+        self._watched: set[int] = set()
+        self._variables: list[Variable] = []
+        self._stopped_reads: set[int] = set()
+        self._escapes: dict[int, str] = {}
+        self._mode = RECORDING
+        self._entered = False
+        self._used = False
+
+    # --- context management ----------------------------------------------------
+    def __enter__(self) -> GradientTape:
+        if self._entered:
+            raise ValueError(
+                "GradientTape: this tape is already active; a tape cannot be entered twice"
+            )
+        self._entered = True
+        self._mode = RECORDING
+        _active.set((*_active.get(), self))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._entered = False
+        _active.set(tuple(t for t in _active.get() if t is not self))
+
+    @contextlib.contextmanager
+    def stop_recording(self) -> Iterator[None]:
+        """Ops inside do not record on this tape (other active tapes are unaffected)."""
+        if not self._entered:
+            raise ValueError("GradientTape.stop_recording: the tape is not active")
+        previous, self._mode = self._mode, STOPPED
+        try:
+            yield
+        finally:
+            self._mode = previous
+
+    @contextlib.contextmanager
+    def _paused(self) -> Iterator[None]:
+        previous, self._mode = self._mode, SWEEPING
+        try:
+            yield
+        finally:
+            self._mode = previous
+
+    # --- watching --------------------------------------------------------------
+    def watch(self, tensor: Any) -> None:
+        """Watch a Tensor, or every Tensor of a nest (list, tuple, dict) of them."""
+        for t in _flatten(tensor):
+            if not isinstance(t, Tensor):
+                raise TypeError(
+                    f"GradientTape.watch: expected a Tensor, got {type(t).__name__}; "
+                    "wrap arrays with tg.tensor(...) first"
+                )
+            if not backend.is_floating(t.dtype):
+                raise TypeError(
+                    f"GradientTape.watch: cannot watch a {t.dtype} Tensor of shape {t.shape}: "
+                    "only floating dtypes have gradients"
+                )
+            self._add_watched(t)
+
+    def _add_watched(self, t: Tensor) -> None:
+        if t._id not in self._watched:
+            self._watched.add(t._id)
+            if isinstance(t, Variable):
+                self._variables.append(t)
+
+    def watched_variables(self) -> tuple[Variable, ...]:
+        """The Variables this tape watches, in the order it first watched them."""
+        return tuple(self._variables)
+
+    def reset(self) -> None:
+        """Forget every entry and watched Tensor; the tape stays active if it was."""
+        self._entries = []
+        self._watched = set()
+        self._variables = []
+        self._stopped_reads = set()
+        self._escapes = {}
+        self._used = False
+
+    # --- the list ----------------------------------------------------------------
+    def __len__(self) -> int:
+        return sum(1 for e in self._entries if e is not None)
+
+    def __iter__(self) -> Iterator[Entry]:
+        return (e for e in self._entries if e is not None)
+
+    def __str__(self) -> str:
+        from tapegrad.listing import format_tape
+
+        return format_tape(self)
+
+    def __repr__(self) -> str:
+        flags = " persistent" if self.persistent else ""
+        return f"<GradientTape{flags} with {len(self)} entries>"
+
+    # --- differentiation -----------------------------------------------------------
+    def gradient(
+        self,
+        target: Any,
+        sources: Any,
+        output_gradients: Any = None,
+        unconnected_gradients: str = "none",
+    ) -> Any:
+        """Gradients of ``target`` (summed if not scalar) in the structure of ``sources``.
+
+        ``output_gradients`` seeds the sweep instead of ones. Sources with no
+        path to the target give ``None``, zeros (``"zero"``) or a ValueError
+        saying why (``"raise"``).
+        """
+        from tapegrad.sweep import gradient
+
+        return gradient(self, target, sources, output_gradients, unconnected_gradients)
+
+    def jacobian(self, target: Any, sources: Any, unconnected_gradients: str = "none") -> Any:
+        """The Jacobian of ``target`` with respect to each source: shape target + source."""
+        from tapegrad.sweep import jacobian
+
+        return jacobian(self, target, sources, unconnected_gradients)
+
+
+def _flatten(nest: Any) -> list[Any]:
+    if isinstance(nest, dict):
+        return [leaf for key in nest for leaf in _flatten(nest[key])]
+    if isinstance(nest, (list, tuple)):
+        return [leaf for item in nest for leaf in _flatten(item)]
+    return [nest]
+
+
+def active_tapes() -> tuple[GradientTape, ...]:
+    """The tapes entered in this thread/context, innermost last."""
+    return _active.get()
+
+
+def record(
+    primitive: Any,
+    inputs: tuple[Any, ...],
+    output: Tensor,
+    params: dict[str, Any],
+    tapes: tuple[GradientTape, ...],
+) -> None:
+    """Append ``output = primitive(*inputs)`` to each active tape that watches an input.
+
+    Validates first (a missing gradient rule raises LookupError) so that a
+    failure leaves every tape as it was.
+    """
+    targets = []
+    for tape in tapes:
+        if not any(_reads(tape, x) for x in inputs if isinstance(x, Tensor)):
+            continue
+        if tape._mode is RECORDING:
+            targets.append(tape)
+        elif tape._mode is STOPPED:
+            tape._stopped_reads.update(x._id for x in inputs if isinstance(x, Tensor))
+    if not targets:
+        return
+    if not backend.is_floating(output.dtype):
+        return  # integer and boolean results carry no gradient
+    versions = []
+    for k, x in enumerate(inputs):
+        if isinstance(x, Tensor):
+            if primitive.rule(k) is None:
+                if backend.is_floating(x.dtype) and any(_reads(t, x) for t in targets):
+                    raise LookupError(
+                        f"{primitive.name}: no gradient rule for input {k} "
+                        f"({x.dtype}, shape {x.shape}); it cannot be differentiated"
+                    )
+            if type(x) is Variable:
+                versions.append((k, x.version))
+    for tape in targets:
+        for x in inputs:
+            if type(x) is Variable and _reads(tape, x):
+                tape._add_watched(x)
+        tape._entries.append(
+            Entry(primitive, inputs, output, params, tuple(versions), _source_line())
+        )
+        tape._watched.add(output._id)
+
+
+def is_recorded(*tensors: Any) -> bool:
+    """Whether some recording tape watches one of ``tensors`` (so ops on them are recorded)."""
+    return any(
+        tape._mode is RECORDING and _reads(tape, t)
+        for tape in _active.get()
+        for t in tensors
+        if isinstance(t, Tensor)
+    )
+
+
+def _reads(tape: GradientTape, x: Tensor) -> bool:
+    """Whether an op reading ``x`` is recorded on ``tape``: watched, or an accessed Variable."""
+    return x._id in tape._watched or (
+        tape.watch_accessed_variables
+        and type(x) is Variable
+        and x.trainable
+        and backend.is_floating(x.dtype)
+    )
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def user_frame() -> Any:
+    """The innermost stack frame outside the tapegrad package (the user's code)."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    return frame
+
+
+def _source_line() -> str | None:
+    """The user's ``file:line`` that recorded the current op: a short walk up the stack."""
+    frame = user_frame()
+    if frame is None:
+        return None
+    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
+def note_escape(t: Tensor, how: str) -> None:
+    """Remember (and warn once per call site) that a watched value left the tape."""
+    for tape in _active.get():
+        if tape._mode is RECORDING and t._id in tape._watched and t._id not in tape._escapes:
+            tape._escapes[t._id] = f"{how} at {_source_line()}"
+            _warn_escape(t, how)
+
+
+_warned_sites: set[tuple[str, int]] = set()
+
+
+def _warn_escape(t: Tensor, how: str) -> None:
+    frame = user_frame()
+    site = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else ("?", 0)
+    if site in _warned_sites:
+        return
+    _warned_sites.add(site)
+    warnings.warn_explicit(
+        f"a watched Tensor of shape {t.shape} left the tape through {how} inside a recording "
+        "GradientTape: values computed from the result carry no gradient",
+        UserWarning,
+        site[0],
+        site[1],
+    )

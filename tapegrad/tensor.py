@@ -1,0 +1,355 @@
+"""Tensor and Variable: plain array wrappers with a serial number and no graph pointers."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+
+from tapegrad import backend
+
+_serials = itertools.count()
+
+
+class Tensor:
+    """An immutable array plus a unique serial number.
+
+    A Tensor holds no pointer to the op that made it and no gradient: the
+    active :class:`~tapegrad.GradientTape` remembers how it was computed.
+
+    >>> import tapegrad as tg
+    >>> x = tg.tensor([1.0, 2.0])
+    >>> (x * 2).sum().item()
+    6.0
+    """
+
+    __slots__ = ("data", "_id", "__weakref__")
+    __array_priority__ = 1000
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self._id = next(_serials)
+
+    # --- metadata -----------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.data.shape)
+
+    @property
+    def dtype(self) -> Any:
+        return self.data.dtype
+
+    @property
+    def ndim(self) -> int:
+        return self.data.ndim
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.data.shape))
+
+    @property
+    def device(self) -> str:
+        return backend.device_of(self.data)
+
+    @property
+    def T(self) -> Tensor:
+        return _ops.transpose(self)
+
+    def __len__(self) -> int:
+        if not self.data.shape:
+            raise TypeError("len() of a 0-d Tensor")
+        return self.data.shape[0]
+
+    def __repr__(self) -> str:
+        body = np.array2string(backend.to_host(self.data), separator=", ", prefix="tensor(")
+        return f"tensor({body}, dtype={self.dtype})"
+
+    __hash__ = object.__hash__
+
+    # --- leaving the tape -----------------------------------------------------
+    def numpy(self) -> np.ndarray:
+        """The value as a host NumPy array (a copy for device arrays)."""
+        _tape.note_escape(self, "numpy()")
+        return backend.to_host(self.data)
+
+    def item(self) -> Any:
+        _tape.note_escape(self, "item()")
+        return backend.to_host(self.data).item()
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        _tape.note_escape(self, "np.asarray()")
+        out = backend.to_host(self.data)
+        if dtype is not None:
+            out = out.astype(dtype, copy=False)
+        return np.array(out, copy=True) if copy else out
+
+    def __bool__(self) -> bool:
+        _tape.note_escape(self, "bool()")
+        return bool(self.data)
+
+    def __float__(self) -> float:
+        _tape.note_escape(self, "float()")
+        return float(self.data)
+
+    def __int__(self) -> int:
+        _tape.note_escape(self, "int()")
+        return int(self.data)
+
+    def __index__(self) -> int:
+        if backend.is_floating(self.dtype):
+            raise TypeError(f"a {self.dtype} Tensor cannot be used as an index")
+        return int(self.data)
+
+    def to(self, device: str) -> Tensor:
+        """A copy of this Tensor on ``device`` (``"cpu"``, ``"gpu"``, ``"gpu:N"``)."""
+        return _ops.to_device(self, device)
+
+    def astype(self, dtype: Any) -> Tensor:
+        return _ops.astype(self, dtype)
+
+    # --- NumPy protocols -------------------------------------------------------
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        return _numpy_protocol.array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        return _numpy_protocol.array_function(func, args, kwargs)
+
+    # --- operators -----------------------------------------------------------
+    def __add__(self, other: Any) -> Tensor:
+        return _ops.add(self, other)
+
+    def __radd__(self, other: Any) -> Tensor:
+        return _ops.add(other, self)
+
+    def __sub__(self, other: Any) -> Tensor:
+        return _ops.subtract(self, other)
+
+    def __rsub__(self, other: Any) -> Tensor:
+        return _ops.subtract(other, self)
+
+    def __mul__(self, other: Any) -> Tensor:
+        return _ops.multiply(self, other)
+
+    def __rmul__(self, other: Any) -> Tensor:
+        return _ops.multiply(other, self)
+
+    def __truediv__(self, other: Any) -> Tensor:
+        return _ops.divide(self, other)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        return _ops.divide(other, self)
+
+    def __pow__(self, other: Any) -> Tensor:
+        return _ops.power(self, other)
+
+    def __rpow__(self, other: Any) -> Tensor:
+        return _ops.power(other, self)
+
+    def __matmul__(self, other: Any) -> Tensor:
+        return _ops.matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> Tensor:
+        return _ops.matmul(other, self)
+
+    def __neg__(self) -> Tensor:
+        return _ops.negative(self)
+
+    def __pos__(self) -> Tensor:
+        return self
+
+    def __abs__(self) -> Tensor:
+        return _ops.abs(self)
+
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return _ops.equal(self, other)
+
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return _ops.not_equal(self, other)
+
+    def __lt__(self, other: Any) -> Tensor:
+        return _ops.less(self, other)
+
+    def __le__(self, other: Any) -> Tensor:
+        return _ops.less_equal(self, other)
+
+    def __gt__(self, other: Any) -> Tensor:
+        return _ops.greater(self, other)
+
+    def __ge__(self, other: Any) -> Tensor:
+        return _ops.greater_equal(self, other)
+
+    def __getitem__(self, index: Any) -> Tensor:
+        return _ops.getitem(self, index)
+
+    def __iter__(self) -> Any:
+        for i in range(len(self)):
+            yield self[i]
+
+    # --- method forms of the ops -------------------------------------------------
+    def sum(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return _ops.sum(self, axis=axis, keepdims=keepdims)
+
+    def mean(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return _ops.mean(self, axis=axis, keepdims=keepdims)
+
+    def prod(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return _ops.prod(self, axis=axis, keepdims=keepdims)
+
+    def max(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return _ops.max(self, axis=axis, keepdims=keepdims)
+
+    def min(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return _ops.min(self, axis=axis, keepdims=keepdims)
+
+    def var(self, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
+        return _ops.var(self, axis=axis, ddof=ddof, keepdims=keepdims)
+
+    def std(self, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
+        return _ops.std(self, axis=axis, ddof=ddof, keepdims=keepdims)
+
+    def cumsum(self, axis: int | None = None) -> Tensor:
+        return _ops.cumsum(self, axis=axis)
+
+    def argmax(self, axis: int | None = None) -> Tensor:
+        return _ops.argmax(self, axis=axis)
+
+    def argmin(self, axis: int | None = None) -> Tensor:
+        return _ops.argmin(self, axis=axis)
+
+    def reshape(self, *shape: Any) -> Tensor:
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return _ops.reshape(self, shape)
+
+    def transpose(self, *axes: Any) -> Tensor:
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = tuple(axes[0])
+        return _ops.transpose(self, axes or None)
+
+    def swapaxes(self, axis1: int, axis2: int) -> Tensor:
+        return _ops.swapaxes(self, axis1, axis2)
+
+    def squeeze(self, axis: Any = None) -> Tensor:
+        return _ops.squeeze(self, axis)
+
+    def flatten(self) -> Tensor:
+        return _ops.reshape(self, (-1,))
+
+    def clip(self, a_min: Any = None, a_max: Any = None) -> Tensor:
+        return _ops.clip(self, a_min, a_max)
+
+    def dot(self, other: Any) -> Tensor:
+        return _ops.dot(self, other)
+
+    def take(self, indices: Any, axis: int | None = None) -> Tensor:
+        return _ops.take(self, indices, axis=axis)
+
+    def repeat(self, repeats: Any, axis: int | None = None) -> Tensor:
+        return _ops.repeat(self, repeats, axis=axis)
+
+    def exp(self) -> Tensor:
+        return _ops.exp(self)
+
+    def log(self) -> Tensor:
+        return _ops.log(self)
+
+    def sqrt(self) -> Tensor:
+        return _ops.sqrt(self)
+
+    def tanh(self) -> Tensor:
+        return _ops.tanh(self)
+
+    def sin(self) -> Tensor:
+        return _ops.sin(self)
+
+    def cos(self) -> Tensor:
+        return _ops.cos(self)
+
+    def sigmoid(self) -> Tensor:
+        return _ops.sigmoid(self)
+
+    def relu(self) -> Tensor:
+        return _ops.relu(self)
+
+    def square(self) -> Tensor:
+        return _ops.square(self)
+
+
+class Variable(Tensor):
+    """A Tensor whose value can change: ``assign``, ``assign_add``, ``assign_sub``.
+
+    Each assignment bumps ``version``. A trainable Variable read inside a
+    ``GradientTape(watch_accessed_variables=True)`` is watched automatically.
+
+    >>> import tapegrad as tg
+    >>> w = tg.Variable([1.0, 2.0], name="w")
+    >>> w.assign_sub([0.5, 0.5]).numpy()
+    array([0.5, 1.5])
+    """
+
+    __slots__ = ("version", "trainable", "name")
+
+    def __init__(
+        self,
+        data: Any,
+        dtype: Any = None,
+        device: str | None = None,
+        trainable: bool = True,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(tensor(data, dtype=dtype, device=device).data)
+        self.version = 0
+        self.trainable = trainable
+        self.name = name
+
+    def _replace(self, new: Any, op: str) -> Variable:
+        if tuple(new.shape) != self.shape or new.dtype != self.dtype:
+            raise ValueError(
+                f"{op}: Variable {self.name or ''!r} is {self.shape} {self.dtype}, "
+                f"got {tuple(new.shape)} {new.dtype}"
+            )
+        self.data = new
+        self.version += 1
+        return self
+
+    def assign(self, value: Any) -> Variable:
+        """Replace the value (same shape and dtype); returns the Variable."""
+        xp = backend.namespace(self.data)
+        return self._replace(xp.asarray(_raw(value), dtype=self.dtype, copy=True), "assign")
+
+    def assign_add(self, delta: Any) -> Variable:
+        """``self = self + delta``, outside of any tape."""
+        return self._replace(self.data + _raw(delta), "assign_add")
+
+    def assign_sub(self, delta: Any) -> Variable:
+        """``self = self - delta``, outside of any tape."""
+        return self._replace(self.data - _raw(delta), "assign_sub")
+
+    def __repr__(self) -> str:
+        label = f"{self.name!r}, " if self.name else ""
+        return f"Variable({label}{Tensor.__repr__(self)})"
+
+
+def _raw(value: Any) -> Any:
+    return value.data if isinstance(value, Tensor) else value
+
+
+def tensor(data: Any, dtype: Any = None, device: str | None = None) -> Tensor:
+    """A new Tensor holding a copy of ``data`` (NumPy's dtype rules apply).
+
+    ``device`` is ``"cpu"`` (the default device when None), ``"gpu"`` or ``"gpu:N"``.
+
+    >>> import tapegrad as tg
+    >>> tg.tensor([1, 2]).dtype, tg.tensor(1.5).dtype
+    (dtype('int64'), dtype('float64'))
+    """
+    if isinstance(data, Tensor):
+        data = data.data
+    return Tensor(_devices.make_array(data, dtype, device))
+
+
+from tapegrad import devices as _devices  # noqa: E402
+from tapegrad import numpy_protocol as _numpy_protocol  # noqa: E402
+from tapegrad import ops as _ops  # noqa: E402
+from tapegrad import tape as _tape  # noqa: E402
