@@ -1,0 +1,9 @@
+"""Tools to check gradients: finite-difference checks and Hypothesis strategies.
+
+``gradcheck``/``gradgradcheck`` need only NumPy; ``tapegrad.testing.strategies``
+needs Hypothesis (the ``test`` extra).
+"""
+
+from tapegrad.testing.gradcheck import gradcheck, gradgradcheck
+
+__all__ = ["gradcheck", "gradgradcheck"]

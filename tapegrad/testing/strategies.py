@@ -1,0 +1,94 @@
+"""Hypothesis strategies for property-based gradient checks.
+
+>>> from hypothesis import given
+>>> import tapegrad as tg
+>>> from tapegrad.testing import gradcheck, strategies as tst
+>>> @given(tst.tensors(domain="positive"))
+... def test_log(x):
+...     gradcheck(tg.log, [x])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from tapegrad.tensor import Tensor, tensor
+
+# Bounds keep finite differences well conditioned: away from poles and overflow.
+DOMAINS: dict[str, tuple[float, float]] = {
+    "real": (-3.0, 3.0),
+    "positive": (0.2, 3.0),
+    "unit": (-0.9, 0.9),
+    "nonzero": (0.2, 3.0),  # magnitude; the sign is drawn separately
+    "small": (-1.0, 1.0),
+}
+
+
+def elements(domain: str = "real", dtype: Any = np.float64) -> st.SearchStrategy[float]:
+    """Floats in an op's domain: ``real``, ``positive``, ``unit`` (|x| < 1), ``nonzero``,
+    ``small``; representable in ``dtype``."""
+    if domain not in DOMAINS:
+        raise ValueError(f"elements: unknown domain {domain!r}; choose from {sorted(DOMAINS)}")
+    lo, hi = DOMAINS[domain]
+    width = 32 if np.dtype(dtype) == np.float32 else 64
+    values = st.floats(lo, hi, width=width, allow_nan=False, allow_infinity=False)
+    if domain == "nonzero":
+        return st.tuples(values, st.sampled_from([-1.0, 1.0])).map(lambda p: p[0] * p[1])
+    return values
+
+
+def shapes(min_dims: int = 0, max_dims: int = 3, max_side: int = 4) -> st.SearchStrategy:
+    """Array shapes, 0-d included by default."""
+    return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=1, max_side=max_side)
+
+
+def broadcastable_shapes(
+    num_shapes: int = 2, min_dims: int = 0, max_dims: int = 3, max_side: int = 4
+) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
+    """Tuples of ``num_shapes`` shapes that broadcast together (NumPy's rules)."""
+    return hnp.mutually_broadcastable_shapes(
+        num_shapes=num_shapes, min_dims=min_dims, max_dims=max_dims, min_side=1, max_side=max_side
+    ).map(lambda b: b.input_shapes)
+
+
+def arrays(
+    shape: Any = None,
+    dtype: Any = np.float64,
+    domain: str = "real",
+    unique: bool = False,
+) -> st.SearchStrategy[np.ndarray]:
+    """NumPy arrays of ``shape`` (a tuple or a strategy; random shapes when None)."""
+    return hnp.arrays(
+        dtype=dtype,
+        shape=shapes() if shape is None else shape,
+        elements=elements(domain, dtype),
+        unique=unique,
+    )
+
+
+def tensors(
+    shape: Any = None,
+    dtype: Any = np.float64,
+    domain: str = "real",
+    unique: bool = False,
+) -> st.SearchStrategy[Tensor]:
+    """tapegrad Tensors with values in ``domain`` (see :func:`elements`)."""
+    return arrays(shape, dtype, domain, unique).map(tensor)
+
+
+@st.composite
+def broadcastable_tensors(
+    draw: Any,
+    num: int = 2,
+    dtype: Any = np.float64,
+    domain: str | tuple[str, ...] = "real",
+    max_dims: int = 3,
+) -> tuple[Tensor, ...]:
+    """``num`` Tensors whose shapes broadcast together; ``domain`` may differ per Tensor."""
+    domains = (domain,) * num if isinstance(domain, str) else domain
+    input_shapes = draw(broadcastable_shapes(num, max_dims=max_dims))
+    return tuple(draw(tensors(s, dtype, d)) for s, d in zip(input_shapes, domains))

@@ -1,0 +1,28 @@
+"""Hypothesis profiles: ``ci`` (derandomized, the default) and ``dev`` (more examples).
+
+Pick one with ``HYPOTHESIS_PROFILE=dev python -m pytest``.
+"""
+
+import os
+
+import numpy as np
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    max_examples=20,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "dev",
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+np.seterr(all="ignore")  # ops at domain edges are checked by value, not by warning
