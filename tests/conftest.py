@@ -26,3 +26,20 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 np.seterr(all="ignore")  # ops at domain edges are checked by value, not by warning
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--backend",
+        default=None,
+        help="array backends to run the op suite on: numpy, strict, cupy, all "
+        "(comma-separated; default: numpy)",
+    )
+
+
+def pytest_generate_tests(metafunc):
+    if "backend" in metafunc.fixturenames:
+        from backends import select
+
+        chosen = select(metafunc.config.getoption("--backend"))
+        metafunc.parametrize("backend", chosen, ids=[b.name for b in chosen])

@@ -32,16 +32,17 @@ IDS = [op.__name__ for op, _, _ in UNARY]
 
 @pytest.mark.parametrize(("op", "reference", "domain"), UNARY, ids=IDS)
 @given(data=tst.st.data())
-def test_value_and_gradient(op, reference, domain, data):
-    x = data.draw(tst.tensors(domain=domain), label="x")
+def test_value_and_gradient(op, reference, domain, backend, data):
+    x = backend.tensor(data.draw(tst.arrays(domain=domain), label="x"))
     np.testing.assert_allclose(op(x).numpy(), reference(x.numpy()), rtol=1e-12, atol=1e-12)
     gradcheck(op, [x])
 
 
 @pytest.mark.parametrize(("op", "reference", "domain"), UNARY, ids=IDS)
 @given(data=tst.st.data())
-def test_second_derivative(op, reference, domain, data):
-    x = data.draw(tst.tensors(domain=domain, shape=tst.shapes(max_dims=2, max_side=3)), label="x")
+def test_second_derivative(op, reference, domain, backend, data):
+    shape = tst.shapes(max_dims=2, max_side=3)
+    x = backend.tensor(data.draw(tst.arrays(shape, domain=domain), label="x"))
     gradgradcheck(op, [x])
 
 
