@@ -12,13 +12,17 @@ from tapegrad.debug import detect_anomaly
 from tapegrad.devices import default_device, device_scope, set_default_device
 from tapegrad.ops import *  # noqa: F403 - the op library is the public namespace
 from tapegrad.ops import __all__ as _ops_all
+from tapegrad.replay import GuardError
+from tapegrad.replay import compile as compile  # tg.compile, like torch.compile
 from tapegrad.tape import GradientTape
 from tapegrad.tensor import Tensor, Variable, tensor
 
 __version__ = "0.1.0"
 
+# compile is left out of __all__: a star-import must not shadow the builtin.
 __all__ = [
     "GradientTape",
+    "GuardError",
     "Tensor",
     "Variable",
     "default_device",

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from tapegrad import debug, ops
-from tapegrad.tape import Entry, GradientTape, _flatten
+from tapegrad.tape import RECORDING, TRACING, Entry, GradientTape, _active, _flatten
 from tapegrad.tensor import Tensor, Variable
+
+_ndarray, _generic = np.ndarray, np.generic
 
 UNCONNECTED = ("none", "zero", "raise")
 
@@ -120,11 +124,21 @@ class _Plan:
                     )
 
     def sweep(self, seeds: list[Any], free: bool) -> dict[int, Any]:
-        """Run the rules from the targets back to the sources; serial -> cotangent."""
+        """Run the rules from the targets back to the sources; serial -> cotangent Tensor.
+
+        When no other tape records, nothing the rules compute needs recording, so
+        they get raw arrays (ops on them skip Tensor creation and dispatch) and
+        fan-out accumulates in place into buffers the sweep owns.
+        """
+        raw_mode = not nested_recording()
         cotangents: dict[int, Any] = {}
+        owned: set[int] = set()
         for t, seed in zip(self.targets, seeds):
             if t._id in self.depends:
-                _accumulate(cotangents, t._id, seed)
+                if raw_mode:
+                    accumulate_raw(cotangents, owned, t._id, seed.data)
+                else:
+                    _accumulate(cotangents, t._id, seed)
         entries = self.tape._entries
         depends, keep = self.depends, self.source_ids
         with self.tape._paused():
@@ -133,10 +147,98 @@ class _Plan:
                 out_id = entry.output._id
                 g = cotangents.get(out_id) if out_id in keep else cotangents.pop(out_id, None)
                 if g is not None:
-                    _apply_rules(i, entry, g, depends, cotangents)
+                    if raw_mode:
+                        _apply_rules_raw(i, entry, g, depends, cotangents, owned)
+                    else:
+                        _apply_rules(i, entry, g, depends, cotangents)
                 if free:
                     entries[i] = None
+        if raw_mode:
+            return {key: Tensor(g) for key, g in cotangents.items()}
         return cotangents
+
+
+def nested_recording() -> bool:
+    """Whether some active tape records, so that gradient rules must run on Tensors."""
+    return any(t._mode is RECORDING for t in _active.get())
+
+
+def _apply_rules_raw(
+    index: int, entry: Entry, g: Any, depends: set[int], cotangents: dict, owned: set[int]
+) -> None:
+    primitive = entry.primitive
+    inputs = entry.inputs
+    arrays = None
+    for k, x in enumerate(inputs):
+        if isinstance(x, Tensor) and x._id in depends:
+            rule = primitive.rule(k)
+            if rule is None:  # a non-floating input, such as where's condition
+                continue
+            if arrays is None:
+                arrays = [y.data if isinstance(y, Tensor) else y for y in inputs]
+            data = x.data
+            gx = vjp_raw(primitive, k, rule, g, entry.output.data, arrays, entry.params, data)
+            if gx is None:
+                continue
+            if debug.anomaly_mode():
+                debug.check_backward(entry, index, Tensor(gx))
+            accumulate_raw(cotangents, owned, x._id, gx)
+
+
+def vjp_raw(
+    primitive: Any, k: int, rule: Any, g: Any, ans: Any, arrays: list, params: dict, x: Any
+) -> Any:
+    """Input ``k``'s cotangent as a raw array, checked against ``x``'s shape, in its dtype."""
+    return check_raw(primitive, k, call_rule_raw(rule, g, ans, arrays, params), x)
+
+
+def call_rule_raw(rule: Any, g: Any, ans: Any, arrays: list, params: dict) -> Any:
+    """Run a gradient rule on raw arrays.
+
+    Rules are written with tapegrad ops; given NumPy arrays, operators stay in
+    NumPy and the ops they call return Tensors (unwrapped by :func:`check_raw`).
+    Other array libraries refuse to mix their arrays with Tensors, so they get Tensors.
+    """
+    if type(g) is _ndarray:
+        return rule(g, ans, *arrays, **params)
+    wrapped = [Tensor(a) if hasattr(a, "__array_namespace__") else a for a in arrays]
+    return rule(Tensor(g), Tensor(ans), *wrapped, **params)
+
+
+def check_raw(primitive: Any, k: int, gx: Any, x: Any) -> Any:
+    """A rule's result as a raw array of ``x``'s dtype; a wrong shape is a bug in the rule."""
+    if gx is None:
+        return None
+    if isinstance(gx, Tensor):
+        gx = gx.data
+    elif type(gx) is not _ndarray and isinstance(gx, _generic):
+        gx = np.asarray(gx)  # arithmetic on 0-d arrays gives NumPy scalars
+    if gx.shape != x.shape:
+        raise RuntimeError(
+            f"{primitive.name}: the gradient rule for input {k} returned shape "
+            f"{tuple(gx.shape)}, but the input has shape {tuple(x.shape)} (a bug in the rule)"
+        )
+    if gx.dtype != x.dtype:
+        gx = ops.astype(gx, x.dtype).data
+    return gx
+
+
+def accumulate_raw(cotangents: dict, owned: set, key: Any, g: Any) -> None:
+    """Add raw cotangent ``g`` into ``cotangents[key]``; in place once the sweep owns the buffer.
+
+    A buffer is owned when the sweep allocated it (a sum of two contributions): a
+    rule's result may alias its cotangent or a saved value, so it is never written.
+    """
+    previous = cotangents.get(key)
+    if previous is None:
+        cotangents[key] = g
+    elif key in owned:
+        previous += g
+    else:
+        total = previous + g
+        cotangents[key] = total
+        if type(total) is _ndarray:
+            owned.add(key)
 
 
 def _apply_rules(index: int, entry: Entry, g: Tensor, depends: set[int], cotangents: dict) -> None:
@@ -168,6 +270,12 @@ def _accumulate(cotangents: dict, key: int, g: Any) -> None:
 
 
 def _check_usable(tape: GradientTape, what: str) -> None:
+    if any(t._mode is TRACING for t in _active.get()):
+        raise NotImplementedError(
+            f"GradientTape.{what} inside a function being compiled by tg.compile: the "
+            "replay would not repeat the sweep. Compile the forward function and "
+            "differentiate the compiled one, e.g. tg.value_and_grad(tg.compile(f))"
+        )
     if tape._used and not tape.persistent:
         raise RuntimeError(
             f"GradientTape.{what}: a non-persistent tape can only be used once; "

@@ -20,7 +20,9 @@ _active: contextvars.ContextVar[tuple[GradientTape, ...]] = contextvars.ContextV
 )
 
 # A tape's mode: what it does when an op reads one of its watched Tensors.
-RECORDING, STOPPED, SWEEPING = "recording", "stopped", "sweeping"
+# TRACING is the mode of tg.compile's recording pass (tapegrad/replay.py): it sees
+# every primitive call, differentiable or not, and every Tensor -> Python conversion.
+RECORDING, STOPPED, SWEEPING, TRACING = "recording", "stopped", "sweeping", "tracing"
 
 
 class Entry:
@@ -30,7 +32,7 @@ class Entry:
     read; ``versions`` the version of each Variable input at record time.
     """
 
-    __slots__ = ("primitive", "inputs", "output", "params", "versions", "where")
+    __slots__ = ("primitive", "inputs", "output", "params", "versions", "_where")
 
     def __init__(
         self,
@@ -39,14 +41,23 @@ class Entry:
         output: Tensor,
         params: dict[str, Any],
         versions: tuple[tuple[int, int], ...],
-        where: str | None,
+        where: str | tuple[Any, int] | None,
     ) -> None:
         self.primitive = primitive
         self.inputs = inputs
         self.output = output
         self.params = params
         self.versions = versions
-        self.where = where
+        self._where = where
+
+    @property
+    def where(self) -> str | None:
+        """The user's ``file:line`` that recorded this entry."""
+        where = self._where
+        if type(where) is tuple:  # (code, line): formatted only when someone asks
+            code, line = where
+            return f"{os.path.basename(code.co_filename)}:{line}"
+        return where
 
     def __repr__(self) -> str:
         return f"<Entry {self.primitive.name} -> #{self.output._id} {self.output.shape}>"
@@ -209,24 +220,36 @@ def record(
     """Append ``output = primitive(*inputs)`` to each active tape that watches an input.
 
     Validates first (a missing gradient rule raises LookupError) so that a
-    failure leaves every tape as it was.
+    failure leaves every tape as it was. Runs once per op while a tape is
+    active, so it is written for speed: the common checks are inlined.
     """
     targets = []
     for tape in tapes:
-        if not any(_reads(tape, x) for x in inputs if isinstance(x, Tensor)):
+        mode = tape._mode
+        if mode is TRACING:
+            tape._trace(primitive, inputs, output, params)
             continue
-        if tape._mode is RECORDING:
+        if not primitive.differentiable:
+            continue
+        watched = tape._watched
+        for x in inputs:
+            if isinstance(x, Tensor) and (x._id in watched or _reads(tape, x)):
+                break
+        else:
+            continue
+        if mode is RECORDING:
             targets.append(tape)
-        elif tape._mode is STOPPED:
+        elif mode is STOPPED:
             tape._stopped_reads.update(x._id for x in inputs if isinstance(x, Tensor))
     if not targets:
         return
-    if not backend.is_floating(output.dtype):
+    if not backend.is_floating(output.data.dtype):
         return  # integer and boolean results carry no gradient
     versions = []
+    rules = primitive.vjps if primitive.argnum_rule is None else None
     for k, x in enumerate(inputs):
         if isinstance(x, Tensor):
-            if primitive.rule(k) is None:
+            if rules is not None and (k >= len(rules) or rules[k] is None):
                 if backend.is_floating(x.dtype) and any(_reads(t, x) for t in targets):
                     raise LookupError(
                         f"{primitive.name}: no gradient rule for input {k} "
@@ -234,13 +257,13 @@ def record(
                     )
             if type(x) is Variable:
                 versions.append((k, x.version))
+    site = _site()
     for tape in targets:
-        for x in inputs:
-            if type(x) is Variable and _reads(tape, x):
-                tape._add_watched(x)
-        tape._entries.append(
-            Entry(primitive, inputs, output, params, tuple(versions), _source_line())
-        )
+        if versions:
+            for k, _ in versions:
+                if _reads(tape, inputs[k]):
+                    tape._add_watched(inputs[k])
+        tape._entries.append(Entry(primitive, inputs, output, params, tuple(versions), site))
         tape._watched.add(output._id)
 
 
@@ -270,9 +293,34 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 def user_frame() -> Any:
     """The innermost stack frame outside the tapegrad package (the user's code)."""
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+    while frame is not None and _inside_package(frame.f_code.co_filename):
         frame = frame.f_back
     return frame
+
+
+_inside: dict[str, bool] = {}
+
+
+def _inside_package(filename: str) -> bool:
+    inside = _inside.get(filename)
+    if inside is None:
+        inside = _inside[filename] = filename.startswith(_PACKAGE_DIR)
+    return inside
+
+
+def _site() -> tuple[Any, int] | None:
+    """The user's (code, line) that made the current op: cheap to keep, formatted on demand."""
+    frame = sys._getframe(2)  # skip record() and Primitive.__call__
+    inside = _inside
+    while frame is not None:
+        code = frame.f_code
+        flag = inside.get(code.co_filename)
+        if flag is None:
+            flag = _inside_package(code.co_filename)
+        if not flag:
+            return (code, frame.f_lineno)
+        frame = frame.f_back
+    return None
 
 
 def _source_line() -> str | None:
@@ -286,7 +334,9 @@ def _source_line() -> str | None:
 def note_escape(t: Tensor, how: str) -> None:
     """Remember (and warn once per call site) that a watched value left the tape."""
     for tape in _active.get():
-        if tape._mode is RECORDING and t._id in tape._watched and t._id not in tape._escapes:
+        if tape._mode is TRACING:
+            tape._guard(t, how)
+        elif tape._mode is RECORDING and t._id in tape._watched and t._id not in tape._escapes:
             tape._escapes[t._id] = f"{how} at {_source_line()}"
             _warn_escape(t, how)
 

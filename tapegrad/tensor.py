@@ -99,6 +99,7 @@ class Tensor:
     def __index__(self) -> int:
         if backend.is_floating(self.dtype):
             raise TypeError(f"a {self.dtype} Tensor cannot be used as an index")
+        _tape.note_escape(self, "index()")
         return int(self.data)
 
     def to(self, device: str) -> Tensor:
@@ -304,6 +305,12 @@ class Variable(Tensor):
         self.name = name
 
     def _replace(self, new: Any, op: str) -> Variable:
+        if any(t._mode is _tape.TRACING for t in _tape._active.get()):
+            raise NotImplementedError(
+                f"{op}: Variable {self.name or ''!r} cannot be assigned inside a function "
+                "compiled with tg.compile: the replay would not repeat the assignment; "
+                "assign outside the compiled function"
+            )
         if tuple(new.shape) != self.shape or new.dtype != self.dtype:
             raise ValueError(
                 f"{op}: Variable {self.name or ''!r} is {self.shape} {self.dtype}, "

@@ -30,4 +30,9 @@ def stop_gradient(x: Any) -> Tensor:
     >>> tape.gradient(y, x).item()
     2.0
     """
-    return Tensor(raw(x))
+    return _stop_gradient(x)
+
+
+# Not differentiable, so no tape records it; still a primitive so that tg.compile's
+# trace sees the value flow through it.
+_stop_gradient = Primitive("stop_gradient", lambda xp, x: x, differentiable=False)

@@ -21,6 +21,8 @@ from tapegrad.tensor import Tensor
 
 Rule = Callable[..., Any]
 _ndarray = np.ndarray
+_SCALARS = frozenset({float, int, bool, type(None)})
+_anomaly_mode = debug.anomaly_mode
 
 
 class Primitive:
@@ -55,25 +57,29 @@ class Primitive:
     def rule(self, k: int) -> Rule | None:
         """The VJP rule of input ``k``, or None when that input has no gradient."""
         if self.argnum_rule is not None:
-            return functools.partial(self.argnum_rule, k)
+            return _argnum_partial(self.argnum_rule, k)
         return self.vjps[k] if k < len(self.vjps) else None
 
     def __call__(self, *inputs: Any, **params: Any) -> Tensor:
+        # The hot path of every op: NumPy arrays and Python scalars need no namespace lookup.
         arrays = [x.data if isinstance(x, Tensor) else x for x in inputs]
         try:
-            xp = backend.namespace(*arrays)
+            xp = np
+            for a in arrays:
+                if type(a) is not _ndarray and type(a) not in _SCALARS:
+                    xp = backend.namespace(*arrays)
+                    break
             out = self.forward(xp, *arrays, **params)
         except (ValueError, TypeError, IndexError) as exc:
             raise type(exc)(self._explain(exc, arrays, params)) from exc
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
         result = Tensor(out)
-        if debug.anomaly_mode():
+        if _anomaly_mode():
             debug.check_forward(self.name, result)
-        if self.differentiable:
-            tapes = _active.get()
-            if tapes:
-                record(self, inputs, result, params, tapes)
+        tapes = _active.get()
+        if tapes:  # non-differentiable ops are seen by tg.compile's traces only
+            record(self, inputs, result, params, tapes)
         return result
 
     def _explain(self, exc: Exception, arrays: list[Any], params: dict[str, Any]) -> str:
@@ -87,6 +93,11 @@ class Primitive:
 
     def __repr__(self) -> str:
         return f"<Primitive {self.name}>"
+
+
+@functools.lru_cache(maxsize=1024)
+def _argnum_partial(rule: Rule, k: int) -> Rule:
+    return functools.partial(rule, k)
 
 
 def _describe(a: Any) -> str:
@@ -126,6 +137,8 @@ def raw(x: Any) -> Any:
 
 
 def shape_of(x: Any) -> tuple[int, ...]:
+    if type(x) is _ndarray:  # the common case in gradient rules, which get raw arrays
+        return x.shape
     return tuple(np.shape(x)) if not isinstance(x, Tensor) else x.shape
 
 

@@ -1,0 +1,467 @@
+"""Tape replay: ``tg.compile(f)`` records f's Wengert list once per input signature and
+re-runs it on new inputs, forward and reverse, without running f's Python again.
+
+The first call with a new signature (the shapes, dtypes and devices of the array
+arguments, the values of the others) runs f under a *trace*: a pseudo-tape in
+TRACING mode that sees every primitive call reading a traced value (the
+arguments, and every Variable f reads, whose current value each replay reads
+again) and every Tensor -> Python conversion of one. Each conversion becomes a
+*guard*: the replay recomputes it and, if it differs, f's Python could have
+taken another path, so the replay re-records (or raises :class:`GuardError`),
+like CppAD's ``compare_change``. A replay runs each recorded primitive's forward
+on raw arrays; under a tape that watches an input it records a single entry per
+output whose gradient rule runs the recorded rules in reverse, also on raw
+arrays (tapegrad/replay_sweep.py). See docs/replay.md.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from operator import itemgetter
+from typing import Any
+
+import numpy as np
+
+from tapegrad import backend, debug
+from tapegrad.ops.primitive import Primitive
+from tapegrad.tape import TRACING, _active, _source_line, record
+from tapegrad.tensor import Tensor, Variable
+
+_ndarray, _generic = np.ndarray, np.generic
+
+
+class GuardError(RuntimeError):
+    """A replay's guard failed and the compiled function was told not to re-record."""
+
+
+class Step:
+    """One recorded primitive call: ``env[out] = forward(xp, *env[args], **params)``."""
+
+    __slots__ = (
+        "primitive", "forward", "xp", "args", "get", "params", "refs", "out", "floating", "where",
+    )  # fmt: skip
+
+    def __init__(
+        self, primitive: Primitive, xp: Any, args: list[int], params: dict, out: int, floating: bool
+    ) -> None:
+        self.primitive = primitive
+        self.floating = floating
+        self.forward = primitive.forward
+        self.xp = xp
+        self.args = tuple(args)
+        # itemgetter of one index returns the item itself; of a slice, a 1-list.
+        self.get = itemgetter(slice(args[0], args[0] + 1)) if len(args) == 1 else itemgetter(*args)
+        self.params = params
+        self.refs: list[tuple[str, int | None, int]] = []  # params that hold traced arrays
+        self.out = out
+        self.where = _source_line()
+
+    def call_params(self, env: list[Any], unwrap: Callable[[Any], Any] | None = None) -> dict:
+        """The params, with arrays that came from traced values taken from ``env``."""
+        if not self.refs:
+            return self.params
+        params = dict(self.params)
+        for key, position, slot in self.refs:
+            value = env[slot] if unwrap is None else unwrap(env[slot])
+            if position is None:
+                params[key] = value
+            else:
+                items = list(params[key])
+                items[position] = value
+                params[key] = tuple(items)
+        return params
+
+
+class Guard:
+    """A Tensor -> Python conversion made while tracing, and the value it gave."""
+
+    __slots__ = ("slot", "how", "value", "where")
+
+    def __init__(self, slot: int, how: str, value: Any, where: str | None) -> None:
+        self.slot, self.how, self.value, self.where = slot, how, value, where
+
+    def check(self, env: list[Any]) -> Any:
+        """None when the conversion gives the recorded value again, else the new value."""
+        new = _convert(self.how, env[self.slot])
+        if isinstance(self.value, np.ndarray):
+            same = (
+                new.shape == self.value.shape
+                and new.dtype == self.value.dtype
+                and bool(np.array_equal(new, self.value, equal_nan=new.dtype.kind in "fc"))
+            )
+        else:
+            same = new == self.value or (new != new and self.value != self.value)
+        return None if same else new
+
+
+def _convert(how: str, data: Any) -> Any:
+    kind = how.split("(", 1)[0]
+    if kind == "bool":
+        return bool(data)
+    if kind == "float":
+        return float(data)
+    if kind in ("int", "index"):
+        return int(data)
+    if kind == "item":
+        return backend.to_host(data).item()
+    return np.array(backend.to_host(data), copy=True)  # numpy(), np.asarray(): the whole value
+
+
+class _Trace:
+    """The pseudo-tape active while f runs under tg.compile; see the module docstring."""
+
+    _mode = TRACING
+
+    def __init__(self) -> None:
+        self._entries: list[Any] = []  # read by anomaly detection's messages
+        self.env: list[Any] = []  # slot -> value (arrays, and constants)
+        self.slot_of: dict[int, int] = {}  # Tensor serial -> slot
+        self.array_slot: dict[int, int] = {}  # id(array) of a traced value -> slot
+        self.steps: list[Step] = []
+        self.variables: list[tuple[int, Variable]] = []
+        self.guards: list[tuple[int, Guard]] = []  # (steps recorded before it, guard)
+
+    def slot(self, value: Any) -> int:
+        self.env.append(value)
+        return len(self.env) - 1
+
+    def add_traced(self, t: Tensor) -> int:
+        slot = self.slot(t.data)
+        self.slot_of[t._id] = slot
+        self.array_slot[id(t.data)] = slot
+        if isinstance(t, Variable):
+            self.variables.append((slot, t))
+        return slot
+
+    def _lookup(self, x: Any) -> int | None:
+        if isinstance(x, Tensor):
+            slot = self.slot_of.get(x._id)
+            if slot is None and isinstance(x, Variable):
+                slot = self.add_traced(x)  # a Variable is read again by every replay
+            return slot
+        if hasattr(x, "shape"):  # the raw array of a traced Tensor, passed on by an op
+            return self.array_slot.get(id(x))
+        return None
+
+    def _trace(self, primitive: Primitive, inputs: tuple, output: Tensor, params: dict) -> None:
+        """Called by ``tape.record`` for every primitive call while this trace is active."""
+        mark = len(self.env)
+        traced = False
+        args = []
+        for x in inputs:
+            slot = self._lookup(x)
+            if slot is None:
+                slot = self.slot(x.data if isinstance(x, Tensor) else x)
+            else:
+                traced = True
+            args.append(slot)
+        refs = []
+        for key, value in params.items():
+            items = value if isinstance(value, tuple) else (value,)
+            for position, item in enumerate(items):
+                slot = self._lookup(item) if hasattr(item, "shape") else None
+                if slot is not None:
+                    refs.append((key, position if isinstance(value, tuple) else None, slot))
+        if not traced and not refs:
+            del self.env[mark:]  # a constant: computed once, kept as a constant
+            return
+        xp = backend.namespace(*(self.env[a] for a in args))
+        floating = backend.is_floating(output.dtype)
+        step = Step(primitive, xp, args or [self.slot(None)], params, 0, floating)
+        step.out = self.add_traced(output)
+        step.refs = refs
+        if not args:  # a primitive without positional inputs (never today): keep arity >= 1
+            step.forward = lambda xp, _, **p: primitive.forward(xp, **p)
+        self.steps.append(step)
+
+    def _guard(self, t: Tensor, how: str) -> None:
+        """Called by ``tape.note_escape`` when a Tensor's value leaves for Python."""
+        slot = self._lookup(t)
+        if slot is None:
+            return  # a constant converts to the same value on every call
+        try:
+            value = _convert(how, t.data)
+        except Exception:
+            return  # the conversion itself fails and raises for the user
+        self.guards.append((len(self.steps), Guard(slot, how, value, _source_line())))
+
+
+class Recording:
+    """f's Wengert list for one signature: steps, guards, and where inputs and outputs live."""
+
+    def __init__(self, name: str, trace: _Trace, input_slots: list[int], out: Any) -> None:
+        self.name = name
+        self.steps = trace.steps
+        self.template = [None] * len(trace.env)
+        computed = {s.out for s in trace.steps} | set(input_slots)
+        computed |= {slot for slot, _ in trace.variables}
+        for slot, value in enumerate(trace.env):
+            if slot not in computed:
+                self.template[slot] = value  # constants
+        self.input_slots = input_slots
+        self.variables = trace.variables
+        # Steps split at each guard, so that a failing guard stops the replay early.
+        self.segments: list[tuple[list[Step], list[Guard]]] = []
+        start = 0
+        for position, guard in trace.guards:
+            self.segments.append((self.steps[start:position], [guard]))
+            start = position
+        self.segments.append((self.steps[start:], []))
+        self.guards = [guard for _, guard in trace.guards]
+        self.treedef, leaves = _tree_flatten(out)
+        self.outputs: list[tuple[str, Any]] = []
+        leaf_of_input = {slot: k for k, slot in enumerate(input_slots)}
+        for leaf in leaves:
+            slot = trace.slot_of.get(leaf._id) if isinstance(leaf, Tensor) else None
+            if slot is not None and slot in leaf_of_input:
+                self.outputs.append(("input", leaf_of_input[slot]))
+            elif slot is not None and not isinstance(leaf, Variable):
+                self.outputs.append(("slot", slot))
+            else:
+                self.outputs.append(("constant", leaf))  # untraced values, and Variables
+        from tapegrad.replay_sweep import compiled_vjp
+
+        self.primitive = Primitive(f"compiled[{name}]", _never_called).defvjp_argnum(compiled_vjp)
+        self.reverse_plans: dict[tuple, Any] = {}
+
+    def forward(self, arrays: list[Any]) -> tuple[list[Any], Guard | None, Any]:
+        """Run the steps on ``arrays``: (env, None, None), or the failing guard and its value."""
+        env = self.template.copy()
+        for slot, a in zip(self.input_slots, arrays):
+            env[slot] = a
+        for slot, variable in self.variables:
+            env[slot] = variable.data
+        step = None
+        try:
+            for steps, guards in self.segments:
+                for step in steps:
+                    if step.refs:
+                        out = step.forward(step.xp, *step.get(env), **step.call_params(env))
+                    else:
+                        out = step.forward(step.xp, *step.get(env), **step.params)
+                    if type(out) is not _ndarray and isinstance(out, _generic):
+                        out = np.asarray(out)
+                    env[step.out] = out
+                for guard in guards:
+                    new = guard.check(env)
+                    if new is not None:
+                        return env, guard, new
+        except (ValueError, TypeError, IndexError) as exc:
+            if step is None:
+                raise
+            arrays = [env[a] for a in step.args]
+            raise type(exc)(step.primitive._explain(exc, arrays, step.params)) from exc
+        if debug.anomaly_mode():
+            for step in self.steps:
+                debug.check_forward(step.primitive.name, Tensor(env[step.out]))
+        return env, None, None
+
+    def outputs_of(self, env: list[Any], inputs: list[Tensor]) -> tuple[list[Any], list[int]]:
+        """The output leaves, and the positions of those computed by the steps."""
+        leaves, computed = [], []
+        for j, (kind, value) in enumerate(self.outputs):
+            if kind == "slot":
+                leaves.append(Tensor(env[value]))
+                computed.append(j)
+            elif kind == "input":
+                leaves.append(inputs[value])
+            else:
+                leaves.append(value)
+        return leaves, computed
+
+
+def _never_called(xp: Any, *arrays: Any, **params: Any) -> Any:
+    raise NotImplementedError("a compiled call is replayed by its Recording, not called")
+
+
+class Compiled:
+    """A function that replays its recorded tape; made by :func:`compile`."""
+
+    def __init__(self, f: Callable[..., Any], on_guard_failure: str, max_recordings: int):
+        if on_guard_failure not in ("retrace", "raise"):
+            raise ValueError(
+                f"compile: on_guard_failure must be 'retrace' or 'raise', got {on_guard_failure!r}"
+            )
+        self.f = f
+        self.on_guard_failure = on_guard_failure
+        self.max_recordings = max_recordings
+        self.recordings: dict[Any, list[Recording]] = {}
+        self.traces = 0  # how many times f's Python ran
+        functools.update_wrapper(self, f)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if any(t._mode is TRACING for t in _active.get()):
+            return self.f(*args, **kwargs)  # inside another trace: inline f
+        key, leaves = _signature((args, kwargs))
+        inputs = [x if isinstance(x, Tensor) else Tensor(_as_array(x)) for x in leaves]
+        arrays = [x.data for x in inputs]
+        failure = None
+        for recording in self.recordings.get(key, ()):
+            env, guard, new = recording.forward(arrays)
+            if guard is None:
+                return self._finish(recording, env, inputs)
+            failure = (guard, new)
+        if failure is not None and self.on_guard_failure == "raise":
+            guard, new = failure
+            raise GuardError(
+                f"compile({self.__name__}): the recording converted a Tensor to Python with "
+                f"{guard.how} at {guard.where} and got {_short(guard.value)}; these inputs give "
+                f"{_short(new)}, so f's Python may take another path. Use "
+                "on_guard_failure='retrace' to record that path too"
+            )
+        recording, env = self._trace(key, args, kwargs, inputs)
+        return self._finish(recording, env, inputs)
+
+    def _trace(self, key: Any, args: Any, kwargs: Any, inputs: list[Tensor]) -> Any:
+        trace = _Trace()
+        input_slots = [trace.add_traced(t) for t in inputs]
+        swapped = iter(inputs)
+        call_args, call_kwargs = _tree_map(lambda _: next(swapped), (args, kwargs))
+        token = _active.set((trace,))
+        try:
+            out = self.f(*call_args, **call_kwargs)
+        finally:
+            _active.reset(token)
+        self.traces += 1
+        recording = Recording(getattr(self.f, "__name__", "f"), trace, input_slots, out)
+        kept = self.recordings.setdefault(key, [])
+        kept.insert(0, recording)
+        del kept[self.max_recordings :]
+        return recording, trace.env
+
+    def _finish(self, recording: Recording, env: list[Any], inputs: list[Tensor]) -> Any:
+        leaves, computed = recording.outputs_of(env, inputs)
+        tapes = _active.get()
+        if tapes and computed:
+            from tapegrad.replay_sweep import Call
+
+            variables = [v for _, v in recording.variables]
+            call = Call(recording, env, [*inputs, *variables])
+            for j in computed:
+                record(
+                    recording.primitive, call.inputs, leaves[j], {"call": call, "output": j}, tapes
+                )
+        return _tree_unflatten(recording.treedef, iter(leaves))
+
+    def clear(self) -> None:
+        """Forget every recording: the next call runs f's Python again."""
+        self.recordings.clear()
+
+    def __repr__(self) -> str:
+        count = sum(len(r) for r in self.recordings.values())
+        return f"<compiled {self.__name__}: {count} recording(s), traced {self.traces} time(s)>"
+
+
+def compile(  # noqa: A001 - the name users know from torch.compile / jax.jit
+    f: Callable[..., Any] | None = None,
+    *,
+    on_guard_failure: str = "retrace",
+    max_recordings: int = 8,
+) -> Any:
+    """Record ``f``'s tape once per input signature, then replay it on new inputs.
+
+    A signature is the structure of the arguments, the shape, dtype and device
+    of each Tensor or array, and the value of every other argument. Replays
+    read each Variable that f read afresh. A Tensor -> Python conversion inside f
+    (``bool``, ``float``, ``int``, ``item``, ``numpy``, indexing with a Tensor)
+    is a guard: when a replay's value differs, f is recorded again for that path
+    (``on_guard_failure="retrace"``, keeping up to ``max_recordings`` paths per
+    signature) or :class:`GuardError` is raised (``"raise"``). Gradients flow
+    through a replay: it records one entry per output on the tapes that watch
+    its inputs, whose rule runs the recorded rules in reverse.
+
+    >>> import tapegrad as tg
+    >>> @tg.compile
+    ... def f(x):
+    ...     return tg.sum(tg.tanh(x) * x)
+    >>> x = tg.tensor([0.5, -1.0])
+    >>> with tg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = f(x)
+    >>> [round(v, 6) for v in tape.gradient(y, x).numpy().tolist()]
+    [0.85092, -1.181035]
+    """
+    if f is None:
+        return functools.partial(
+            compile, on_guard_failure=on_guard_failure, max_recordings=max_recordings
+        )
+    return Compiled(f, on_guard_failure, max_recordings)
+
+
+def _as_array(x: Any) -> Any:
+    return np.asarray(x) if isinstance(x, _generic) else x
+
+
+def _is_array(x: Any) -> bool:
+    return type(x) is _ndarray or isinstance(x, _generic) or hasattr(x, "__array_namespace__")
+
+
+def _signature(tree: Any) -> tuple[Any, list[Any]]:
+    """A hashable key of ``tree``'s structure and leaf metadata, and its array leaves."""
+    leaves: list[Any] = []
+    first: dict[int, int] = {}
+
+    def key(x: Any) -> Any:
+        if isinstance(x, Tensor):
+            alias = first.setdefault(x._id, len(leaves))  # f(x, x) is not f(x, y)
+            leaves.append(x)
+            kind = "V" if isinstance(x, Variable) else "T"
+            return (kind, x.shape, x.dtype, x.device, alias)
+        if _is_array(x):
+            leaves.append(x)
+            return ("A", tuple(x.shape), x.dtype, backend.device_of(x))
+        if isinstance(x, (list, tuple)):
+            return (type(x).__name__, tuple(key(item) for item in x))
+        if isinstance(x, dict):
+            return ("dict", tuple((k, key(v)) for k, v in x.items()))
+        try:
+            hash(x)
+        except TypeError:
+            raise TypeError(
+                f"compile: argument {x!r} of type {type(x).__name__} is neither a Tensor, an "
+                "array, a nest of them, nor hashable, so it cannot be part of a signature"
+            ) from None
+        return ("S", type(x), x)
+
+    return key(tree), leaves
+
+
+def _tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:
+    """``tree`` with each Tensor or array leaf replaced by ``fn(leaf)``, in _signature's order."""
+    if isinstance(tree, Tensor) or _is_array(tree):
+        return fn(tree)
+    if isinstance(tree, (list, tuple)):
+        return type(tree)(_tree_map(fn, item) for item in tree)
+    if isinstance(tree, dict):
+        return {k: _tree_map(fn, v) for k, v in tree.items()}
+    return tree
+
+
+def _tree_flatten(tree: Any) -> tuple[Any, list[Any]]:
+    leaves: list[Any] = []
+
+    def shape(x: Any) -> Any:
+        if isinstance(x, (list, tuple)) and not isinstance(x, Tensor):
+            return (type(x), [shape(item) for item in x])
+        if isinstance(x, dict):
+            return (dict, [(k, shape(v)) for k, v in x.items()])
+        leaves.append(x)
+        return None
+
+    return shape(tree), leaves
+
+
+def _tree_unflatten(treedef: Any, leaves: Any) -> Any:
+    if treedef is None:
+        return next(leaves)
+    kind, children = treedef
+    if kind is dict:
+        return {k: _tree_unflatten(child, leaves) for k, child in children}
+    return kind(_tree_unflatten(child, leaves) for child in children)
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape}" if value.size > 4 else repr(value.tolist())
+    return repr(value)

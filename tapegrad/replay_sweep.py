@@ -1,0 +1,208 @@
+"""The gradient of a replayed call: its recorded rules run in reverse.
+
+A replay records one entry per output on the tapes that watch its inputs; the
+entry's rule, :func:`compiled_vjp`, sweeps the recording's steps backwards from
+that output. When nothing records the sweep (first-order gradients), the rules
+get the replay's raw arrays, as in the eager sweep's raw mode. When a tape
+records it (higher-order gradients), the steps run again as tapegrad ops under
+an inner tape, so the outer tape sees every op of the gradient.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tapegrad import backend, debug
+from tapegrad.ops.primitive import raw
+from tapegrad.sweep import accumulate_raw, call_rule_raw, check_raw
+from tapegrad.tape import GradientTape, is_recorded
+from tapegrad.tensor import Tensor
+
+_ndarray = np.ndarray
+
+
+class Call:
+    """One replay's residuals (every step's value) and its inputs, kept for the gradient."""
+
+    __slots__ = ("recording", "env", "inputs", "wanted", "cache")
+
+    def __init__(self, recording: Any, env: list[Any], inputs: list[Tensor]) -> None:
+        self.recording = recording
+        self.env = env
+        self.inputs = inputs
+        # The inputs a gradient can be asked for: those some recording tape reads.
+        self.wanted = frozenset(
+            k for k, x in enumerate(inputs) if backend.is_floating(x.dtype) and is_recorded(x)
+        )
+        self.cache: tuple[int, Any, dict[int, Any]] | None = None
+
+    def __repr__(self) -> str:
+        return f"<replay of {self.recording.name}>"
+
+
+def compiled_vjp(k: int, g: Any, ans: Any, *inputs: Any, call: Call, output: int) -> Any:
+    """Input ``k``'s cotangent; one reverse sweep serves every input of the same cotangent."""
+    cached = call.cache
+    if cached is not None and cached[0] == output and cached[1] is g and k in cached[2]:
+        return cached[2][k]
+    wanted = sorted(call.wanted | {k})
+    if isinstance(g, Tensor) and is_recorded(g, *inputs):
+        grads = _recorded_vjp(call, output, g, wanted)
+    else:
+        grads = _raw_vjp(call, output, raw(g), wanted)
+        if isinstance(g, Tensor):
+            grads = {key: None if v is None else Tensor(v) for key, v in grads.items()}
+    call.cache = (output, g, grads)
+    return grads[k]
+
+
+def _slots(call: Call) -> list[int]:
+    recording = call.recording
+    return [*recording.input_slots, *(slot for slot, _ in recording.variables)]
+
+
+class _Plan:
+    """The steps between some sources and one output, in reverse, with the rules to run.
+
+    A recording's shapes and dtypes never change, so the first sweep checks each
+    rule's result (shape, dtype, array type) and later sweeps run the rules bare:
+    ``fixes`` holds what the first sweep found each target needs.
+    """
+
+    __slots__ = ("steps", "verified")
+
+    def __init__(self, recording: Any, out_slot: int, sources: tuple[int, ...]) -> None:
+        depends = set(sources)
+        relevant = []
+        for step in recording.steps:
+            # Mirrors tape.record: only differentiable steps with floating outputs carry gradient.
+            if (
+                step.primitive.differentiable
+                and step.floating
+                and any(a in depends for a in step.args)
+            ):
+                depends.add(step.out)
+                relevant.append(step)
+        needed = {out_slot} & depends
+        self.steps: list[tuple[Any, list[list[Any]]]] = []
+        for step in reversed(relevant):
+            if step.out not in needed:
+                continue
+            targets = []
+            for position, a in enumerate(step.args):
+                rule = step.primitive.rule(position) if a in depends else None
+                if rule is not None:
+                    targets.append([position, a, rule, None])  # None: result needs no fix
+                    needed.add(a)
+            self.steps.append((step, targets))
+        self.verified = False
+
+
+def _plan(recording: Any, out_slot: int, sources: tuple[int, ...]) -> _Plan:
+    key = (out_slot, sources)
+    plan = recording.reverse_plans.get(key)
+    if plan is None:
+        plan = recording.reverse_plans[key] = _Plan(recording, out_slot, sources)
+    return plan
+
+
+def _raw_vjp(call: Call, output: int, g: Any, wanted: list[int]) -> dict[int, Any]:
+    recording, env = call.recording, call.env
+    out_slot = recording.outputs[output][1]
+    slots = _slots(call)
+    plan = _plan(recording, out_slot, tuple(sorted({slots[k] for k in wanted})))
+    if plan.verified and type(g) is _ndarray and not debug.anomaly_mode():
+        cotangents = _sweep_verified(plan, env, g)
+    else:
+        cotangents = _sweep_checked(plan, env, g)
+    return {k: cotangents.get(slots[k]) for k in wanted}
+
+
+def _sweep_checked(plan: _Plan, env: list[Any], g: Any) -> dict[int, Any]:
+    """The general sweep: every result checked; records what later sweeps must fix."""
+    cotangents: dict[int, Any] = {plan.steps[0][0].out: g} if plan.steps else {}
+    owned: set[int] = set()
+    anomaly = debug.anomaly_mode()
+    numpy_only = type(g) is _ndarray
+    for index, (step, targets) in enumerate(plan.steps):
+        g_out = cotangents.pop(step.out, None)
+        if g_out is None:
+            continue
+        arrays = [env[a] for a in step.args]
+        params = step.call_params(env)
+        ans = env[step.out]
+        for target in targets:
+            position, a, rule, _ = target
+            result = call_rule_raw(rule, g_out, ans, arrays, params)
+            gx = check_raw(step.primitive, position, result, env[a])
+            if gx is None:
+                target[3] = _SKIP
+                continue
+            if type(gx) is not _ndarray:
+                numpy_only = False
+            elif type(result) is not _ndarray or result.dtype != gx.dtype:
+                target[3] = gx.dtype  # unwrap a Tensor or NumPy scalar, or cast
+            if anomaly:
+                debug.check_backward(step, len(plan.steps) - 1 - index, Tensor(gx))
+            accumulate_raw(cotangents, owned, a, gx)
+    plan.verified = numpy_only
+    return cotangents
+
+
+_SKIP = object()  # the rule returned None: the input gets no gradient from this step
+
+
+def _sweep_verified(plan: _Plan, env: list[Any], g: Any) -> dict[int, Any]:
+    """The lean sweep of a verified plan: NumPy arrays only, rules called bare."""
+    cotangents: dict[int, Any] = {plan.steps[0][0].out: g}
+    owned: set[int] = set()
+    pop, get = cotangents.pop, cotangents.get
+    for step, targets in plan.steps:
+        g_out = pop(step.out, None)
+        if g_out is None:
+            continue
+        arrays = step.get(env)
+        ans = env[step.out]
+        params = step.params if not step.refs else step.call_params(env)
+        for _, a, rule, fix in targets:
+            gx = rule(g_out, ans, *arrays, **params)
+            if fix is not None:
+                if fix is _SKIP:
+                    continue
+                gx = _fixed(gx, fix)
+            previous = get(a)
+            if previous is None:
+                cotangents[a] = gx
+            elif a in owned:
+                previous += gx
+            else:
+                cotangents[a] = previous + gx
+                owned.add(a)
+    return cotangents
+
+
+def _fixed(gx: Any, dtype: Any) -> Any:
+    if isinstance(gx, Tensor):
+        gx = gx.data
+    elif type(gx) is not _ndarray:
+        gx = np.asarray(gx)
+    return gx if gx.dtype == dtype else gx.astype(dtype)
+
+
+def _recorded_vjp(call: Call, output: int, g: Tensor, wanted: list[int]) -> dict[int, Any]:
+    """Re-run the steps as tapegrad ops (never f's Python) so recording tapes see the gradient."""
+    recording = call.recording
+    sources = [call.inputs[k] for k in wanted]
+    with GradientTape() as tape:
+        tape.watch(sources)
+        env = list(recording.template)
+        for slot, x in zip(_slots(call), call.inputs):
+            env[slot] = x
+        for step in recording.steps:
+            params = step.call_params(env, unwrap=raw)
+            env[step.out] = step.primitive(*(env[a] for a in step.args), **params)
+    out = env[recording.outputs[output][1]]
+    grads = tape.gradient(out, sources, output_gradients=g)
+    return dict(zip(wanted, grads))
