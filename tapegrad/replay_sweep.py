@@ -16,7 +16,7 @@ import numpy as np
 
 from tapegrad import backend, debug
 from tapegrad.ops.primitive import raw
-from tapegrad.sweep import accumulate_raw, call_rule_raw, check_raw
+from tapegrad.sweep import accumulate_raw, call_rule_raw, check_raw, sweep_frees
 from tapegrad.tape import GradientTape, is_recorded
 from tapegrad.tensor import Tensor
 
@@ -71,9 +71,11 @@ class _Plan:
     ``fixes`` holds what the first sweep found each target needs.
     """
 
-    __slots__ = ("steps", "verified")
+    __slots__ = ("steps", "verified", "unread")
 
-    def __init__(self, recording: Any, out_slot: int, sources: tuple[int, ...]) -> None:
+    def __init__(
+        self, recording: Any, env: list[Any], out_slot: int, sources: tuple[int, ...]
+    ) -> None:
         depends = set(sources)
         relevant = []
         for step in recording.steps:
@@ -91,30 +93,45 @@ class _Plan:
             if step.out not in needed:
                 continue
             targets = []
+            shortcuts = step.primitive.same_shape_vjps
             for position, a in enumerate(step.args):
                 rule = step.primitive.rule(position) if a in depends else None
                 if rule is not None:
+                    if shortcuts is not None and env[a].shape == env[step.out].shape:
+                        rule = shortcuts[position]
                     targets.append([position, a, rule, None])  # None: result needs no fix
                     needed.add(a)
             self.steps.append((step, targets))
         self.verified = False
+        # Values no step of the plan reads: a freeing sweep drops them at once.
+        read = {a for step, _ in self.steps for a in (*step.args, step.out)}
+        read |= {slot for step, _ in self.steps for _, _, slot in step.refs}
+        self.unread = [s.out for s in recording.steps if s.out not in read]
 
 
-def _plan(recording: Any, out_slot: int, sources: tuple[int, ...]) -> _Plan:
+def _plan(recording: Any, env: list[Any], out_slot: int, sources: tuple[int, ...]) -> _Plan:
     key = (out_slot, sources)
     plan = recording.reverse_plans.get(key)
     if plan is None:
-        plan = recording.reverse_plans[key] = _Plan(recording, out_slot, sources)
+        plan = recording.reverse_plans[key] = _Plan(recording, env, out_slot, sources)
     return plan
 
 
 def _raw_vjp(call: Call, output: int, g: Any, wanted: list[int]) -> dict[int, Any]:
     recording, env = call.recording, call.env
+    if env is None:  # a freeing sweep passed this call before: replay its forward again
+        env, _, _ = recording.forward([x.data for x in call.inputs[: len(recording.input_slots)]])
     out_slot = recording.outputs[output][1]
     slots = _slots(call)
-    plan = _plan(recording, out_slot, tuple(sorted({slots[k] for k in wanted})))
+    plan = _plan(recording, env, out_slot, tuple(sorted({slots[k] for k in wanted})))
+    # Like the eager sweep's freeing of passed entries: drop each value once passed.
+    free = sweep_frees()
+    if free:
+        call.env = None
+        for slot in plan.unread:
+            env[slot] = None
     if plan.verified and type(g) is _ndarray and not debug.anomaly_mode():
-        cotangents = _sweep_verified(plan, env, g)
+        cotangents = _sweep_verified(plan, env, g, free)
     else:
         cotangents = _sweep_checked(plan, env, g)
     return {k: cotangents.get(slots[k]) for k in wanted}
@@ -154,7 +171,7 @@ def _sweep_checked(plan: _Plan, env: list[Any], g: Any) -> dict[int, Any]:
 _SKIP = object()  # the rule returned None: the input gets no gradient from this step
 
 
-def _sweep_verified(plan: _Plan, env: list[Any], g: Any) -> dict[int, Any]:
+def _sweep_verified(plan: _Plan, env: list[Any], g: Any, free: bool) -> dict[int, Any]:
     """The lean sweep of a verified plan: NumPy arrays only, rules called bare."""
     cotangents: dict[int, Any] = {plan.steps[0][0].out: g}
     owned: set[int] = set()
@@ -180,6 +197,8 @@ def _sweep_verified(plan: _Plan, env: list[Any], g: Any) -> dict[int, Any]:
             else:
                 cotangents[a] = previous + gx
                 owned.add(a)
+        if free:
+            env[step.out] = None  # every reader of this value came later, so was passed
     return cotangents
 
 

@@ -7,6 +7,7 @@ against its input's shape and cast to its input's dtype.
 
 from __future__ import annotations
 
+import contextvars
 from typing import Any
 
 import numpy as np
@@ -142,21 +143,35 @@ class _Plan:
                     _accumulate(cotangents, t._id, seed)
         entries = self.tape._entries
         depends, keep = self.depends, self.source_ids
+        token = _frees.set(free)
         with self.tape._paused():
-            for i in self.on_path:
-                entry = entries[i]
-                out_id = entry.output._id
-                g = cotangents.get(out_id) if out_id in keep else cotangents.pop(out_id, None)
-                if g is not None:
-                    if raw_mode:
-                        _apply_rules_raw(i, entry, g, depends, cotangents, owned)
-                    else:
-                        _apply_rules(i, entry, g, depends, cotangents)
-                if free:
-                    entries[i] = None
+            try:
+                for i in self.on_path:
+                    entry = entries[i]
+                    out_id = entry.output._id
+                    g = cotangents.get(out_id) if out_id in keep else cotangents.pop(out_id, None)
+                    if g is not None:
+                        if raw_mode:
+                            _apply_rules_raw(i, entry, g, depends, cotangents, owned)
+                        else:
+                            _apply_rules(i, entry, g, depends, cotangents)
+                    if free:
+                        entries[i] = None
+            finally:
+                _frees.reset(token)
         if raw_mode:
             return {key: Tensor(g) for key, g in cotangents.items()}
         return cotangents
+
+
+# Whether the running sweep drops each entry once passed (a non-persistent tape's one
+# gradient): rules that keep residuals of their own (tg.compile's replays) free them too.
+_frees: contextvars.ContextVar[bool] = contextvars.ContextVar("tapegrad_frees", default=False)
+
+
+def sweep_frees() -> bool:
+    """Whether the running sweep frees each entry's saved values as it passes."""
+    return _frees.get()
 
 
 def nested_recording() -> bool:
@@ -169,6 +184,8 @@ def _apply_rules_raw(
 ) -> None:
     primitive = entry.primitive
     inputs = entry.inputs
+    ans = entry.output.data
+    shortcuts = primitive.same_shape_vjps
     arrays = None
     for k, x in enumerate(inputs):
         if isinstance(x, Tensor) and x._id in depends:
@@ -178,7 +195,9 @@ def _apply_rules_raw(
             if arrays is None:
                 arrays = [y.data if isinstance(y, Tensor) else y for y in inputs]
             data = x.data
-            gx = vjp_raw(primitive, k, rule, g, entry.output.data, arrays, entry.params, data)
+            if shortcuts is not None and data.shape == ans.shape:
+                rule = shortcuts[k]
+            gx = vjp_raw(primitive, k, rule, g, ans, arrays, entry.params, data)
             if gx is None:
                 continue
             if debug.anomaly_mode():

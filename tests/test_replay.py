@@ -260,3 +260,24 @@ def test_bad_arguments_are_explained():
         tg.compile(chain, on_guard_failure="ignore")
     with pytest.raises(TypeError, match="signature"):
         tg.compile(lambda x, options: x)(tg.tensor(1.0), {"a": [1, 2]}.items())
+
+
+def test_a_freeing_sweep_through_several_outputs_of_one_replay():
+    # A non-persistent tape frees each replay's values as it passes them; the second
+    # output's gradient then replays the forward again.
+    def f(x, w):
+        h = tg.tanh(x * w)
+        return h * 2.0, tg.exp(h) + w
+
+    compiled = tg.compile(f)
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        x, w = tg.tensor(rng.standard_normal(4)), tg.tensor(rng.standard_normal(4))
+        grads = []
+        for g in (f, compiled):
+            with tg.GradientTape() as tape:
+                tape.watch([x, w])
+                a, b = g(x, w)
+                total = tg.sum(a * b) + tg.sum(b)
+            grads.append(tape.gradient(total, [x, w]))
+        _assert_same(*grads)

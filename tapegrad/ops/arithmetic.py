@@ -18,6 +18,7 @@ _add = Primitive("add", lambda xp, x, y: xp.add(x, y), explain=explain_broadcast
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(g, shape_of(y)),
 )
+_add.defvjp_same_shape(lambda g, ans, x, y: g, lambda g, ans, x, y: g)
 
 
 def add(x: ArrayLike, y: ArrayLike) -> Tensor:
@@ -31,6 +32,7 @@ _subtract = Primitive(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(-g, shape_of(y)),
 )
+_subtract.defvjp_same_shape(lambda g, ans, x, y: g, lambda g, ans, x, y: -g)
 
 
 def subtract(x: ArrayLike, y: ArrayLike) -> Tensor:
@@ -44,6 +46,7 @@ _multiply = Primitive(
     lambda g, ans, x, y: unbroadcast(g * y, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(g * x, shape_of(y)),
 )
+_multiply.defvjp_same_shape(lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x)
 
 
 def multiply(x: ArrayLike, y: ArrayLike) -> Tensor:
@@ -56,6 +59,7 @@ _divide = Primitive("divide", lambda xp, x, y: xp.divide(x, y), explain=explain_
     # d(x/y)/dy = -x/y**2 = -ans/y
     lambda g, ans, x, y: unbroadcast(-g * ans / y, shape_of(y)),
 )
+_divide.defvjp_same_shape(lambda g, ans, x, y: g / y, lambda g, ans, x, y: -g * ans / y)
 
 
 def divide(x: ArrayLike, y: ArrayLike) -> Tensor:

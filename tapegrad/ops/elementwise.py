@@ -135,8 +135,10 @@ def sigmoid(x: ArrayLike) -> Tensor:
     return _sigmoid(x)
 
 
+# g times a 0/1 mask, not where(x > 0, g, 0): NumPy's where branches per element and is
+# ~20x slower on a random mask. The two differ only where g is inf or nan at x <= 0.
 _relu = Primitive("relu", lambda xp, x: xp.maximum(x, 0)).defvjp(
-    lambda g, ans, x: ops.where(ops.greater(x, 0), g, 0.0)
+    lambda g, ans, x: g * ops.astype(ops.greater(x, 0), g.dtype)
 )
 
 

@@ -28,7 +28,9 @@ _anomaly_mode = debug.anomaly_mode
 class Primitive:
     """An op the tape records. ``differentiable=False`` ops never record."""
 
-    __slots__ = ("name", "forward", "vjps", "argnum_rule", "differentiable", "explain")
+    __slots__ = (
+        "name", "forward", "vjps", "argnum_rule", "same_shape_vjps", "differentiable", "explain",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -41,6 +43,7 @@ class Primitive:
         self.forward = forward
         self.vjps: tuple[Rule | None, ...] = ()
         self.argnum_rule: Rule | None = None
+        self.same_shape_vjps: tuple[Rule, ...] | None = None
         self.differentiable = differentiable
         self.explain = explain
 
@@ -52,6 +55,13 @@ class Primitive:
     def defvjp_argnum(self, rule: Rule) -> Primitive:
         """For variadic primitives: ``rule(argnum, cotangent, output, *inputs, **params)``."""
         self.argnum_rule = rule
+        return self
+
+    def defvjp_same_shape(self, *rules: Rule) -> Primitive:
+        """Shortcut rules for raw NumPy arrays, one per input, valid when that input has
+        the output's shape (so no unbroadcast). The sweep uses them only when nothing
+        records; tests/test_fast_rules.py checks them against the general rules."""
+        self.same_shape_vjps = rules
         return self
 
     def rule(self, k: int) -> Rule | None:
