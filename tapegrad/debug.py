@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tapegrad import backend
@@ -21,9 +21,9 @@ _anomaly: contextvars.ContextVar[bool] = contextvars.ContextVar("tapegrad_anomal
 _in_rules: contextvars.ContextVar[bool] = contextvars.ContextVar("tapegrad_in_rules", default=False)
 
 
-def anomaly_mode() -> bool:
-    """Whether :func:`detect_anomaly` is on in this thread/context."""
-    return _anomaly.get()
+# ``anomaly_mode()``: whether detect_anomaly is on in this thread/context. Every
+# primitive asks, so it is the context variable's own C method, not a wrapper.
+anomaly_mode: Callable[[], bool] = _anomaly.get
 
 
 @contextlib.contextmanager

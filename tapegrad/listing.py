@@ -43,11 +43,20 @@ class TensorNames:
 
 
 def constant(x: Any) -> str:
-    """A non-Tensor input or parameter as short text: ``1.0``, ``array(3,) float64``."""
-    if hasattr(x, "shape") and hasattr(x, "dtype") and getattr(x, "ndim", 0) > 0:
-        return f"array{tuple(x.shape)} {x.dtype}"
-    text = repr(x)
+    """A non-Tensor input or parameter as short text: ``1.0``, ``(array(3,) int64, 0)``."""
+    if isinstance(x, tuple):
+        inner = ", ".join(constant(item) for item in x)
+        text = f"({inner},)" if len(x) == 1 else f"({inner})"
+    elif hasattr(x, "shape") and hasattr(x, "dtype") and getattr(x, "ndim", 0) > 0:
+        text = f"array{tuple(x.shape)} {dtype_name(x.dtype)}"
+    else:
+        text = " ".join(repr(x).split())
     return text if len(text) <= _MAX_PARAM else text[: _MAX_PARAM - 3] + "..."
+
+
+def dtype_name(dtype: Any) -> str:
+    """``float32`` for every namespace's float32 (array_api_strict's too)."""
+    return str(dtype).rsplit(".", 1)[-1]
 
 
 def format_bytes(n: float) -> str:
@@ -110,7 +119,7 @@ def format_tape(tape: Any) -> str:
         rows.append(
             (
                 f"{names(out)} = {entry.primitive.name}({', '.join(args)})",
-                f"{out.shape} {out.dtype}",
+                f"{out.shape} {dtype_name(out.dtype)}",
                 f"saved {format_bytes(saved)}",
                 entry.where or "",
             )

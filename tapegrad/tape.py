@@ -346,17 +346,17 @@ def note_escape(t: Tensor, how: str) -> None:
     """
     site = None
     for tape in _active.get():
-        if tape._mode is RECORDING and _reads(tape, t) and t._id not in tape._escapes:
+        if tape._mode is RECORDING and _reads(tape, t):
             site = site or caller_site()
-            tape._escapes[t._id] = f"{how} at {format_site(site)}"
-            _warn_escape(t, how, site)
+            tape._escapes.setdefault(t._id, f"{how} at {format_site(site)}")
+    if site is not None:
+        _warn_escape(t, how, site)
 
 
 _warned_sites: set[tuple[str, int]] = set()
 
 
-def _warn_escape(t: Tensor, how: str, site: tuple[str, int] | None) -> None:
-    site = site or ("<unknown>", 0)
+def _warn_escape(t: Tensor, how: str, site: tuple[str, int]) -> None:
     if site in _warned_sites:
         return
     _warned_sites.add(site)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from tapegrad.listing import TensorNames, constant
+from tapegrad.listing import TensorNames, constant, dtype_name
 from tapegrad.tape import GradientTape, _flatten
 from tapegrad.tensor import Tensor, Variable
 
@@ -71,7 +71,7 @@ def to_dot(tape: GradientTape, target: Any = None, sources: Any = None) -> str:
             return node
         drawn.add(t._id)
         label = names(t) + (f" <{t.name}>" if isinstance(t, Variable) and t.name else "")
-        attrs = {"shape": "ellipse", "label": f"{label}\n{t.shape} {t.dtype}"}
+        attrs = {"shape": "ellipse", "label": f"{label}\n{t.shape} {dtype_name(t.dtype)}"}
         if t._id in target_ids:
             attrs.update(style="filled,bold", fillcolor=TARGET_COLOR, tooltip="target")
         elif t._id in source_ids:
