@@ -1,9 +1,11 @@
 """tape.to_dot() checked structurally, and tape.render() through the graphviz package."""
 
 import re
+import runpy
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -222,3 +224,14 @@ def test_render_unknown_format(tmp_path):
     tape, _, _, _ = add_tape()
     with pytest.raises(ValueError, match="unknown format 'pgn'"):
         tape.render(tmp_path / "add.pgn", format="pgn")
+
+
+@needs_dot
+def test_example_draw_tape_writes_both_pngs(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("graphviz", reason="the graphviz package (the viz extra) is missing")
+    example = Path(__file__).parent.parent / "examples" / "draw_tape.py"
+    monkeypatch.setattr(sys, "argv", [str(example), "--out", str(tmp_path)])
+    runpy.run_path(str(example), run_name="__main__")
+    for name in ("tape_add.png", "tape_mlp_step.png"):
+        assert (tmp_path / name).read_bytes().startswith(b"\x89PNG")
+    assert "took one SGD step" in capsys.readouterr().out
