@@ -51,7 +51,10 @@ def why_unconnected(tape: GradientTape, source: Tensor, targets: list[Tensor]) -
         if isinstance(source, Variable) and not source.trainable:
             return "it is a non-trainable Variable, which is never watched automatically"
         if isinstance(source, Variable) and _reads(tape, source):
-            return "it is a trainable Variable that no op read while the tape was recording"
+            return (
+                "it was never watched: a trainable Variable is watched when an op reads it "
+                "while the tape records, and no op did"
+            )
         return "it was never watched (call tape.watch on it, or use a trainable Variable)"
     if any(i in tape._stopped_reads for i in dependents):
         return "it was only read under tape.stop_recording(), which records nothing"

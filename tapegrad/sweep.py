@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapegrad import backend, debug, explain, ops
+from tapegrad import debug, explain, ops
 from tapegrad.tape import Entry, GradientTape, _flatten
 from tapegrad.tensor import Tensor, Variable
 
@@ -74,10 +74,10 @@ class _Plan:
         self.tape = tape
         self.targets = targets
         self.sources = sources
-        # Integer sources get no gradient (even as an input of a recorded op).
-        self.source_ids = {s._id for s in sources if backend.is_floating(s.dtype)}
-        # Forward pass: the serials that depend on a source, and the entries that produce them.
-        depends = set(self.source_ids)
+        self.source_ids = {s._id for s in sources}
+        # Forward pass: the serials that depend on a watched source, and the entries that
+        # produce them. An unwatched source gets no gradient, even if a recorded op read it.
+        depends = self.source_ids & tape._watched
         relevant = []
         for i, entry in enumerate(tape._entries):
             if entry is None:
