@@ -8,10 +8,13 @@ import os
 import sys
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tapegrad import backend
 from tapegrad.tensor import Tensor, Variable
+
+if TYPE_CHECKING:
+    from tapegrad.listing import TapeSummary
 
 # The tapes entered in this thread/context, innermost last. Primitives read this
 # once per call: an empty tuple means "nothing records", the fast path.
@@ -167,7 +170,7 @@ class GradientTape:
         flags = " persistent" if self.persistent else ""
         return f"<GradientTape{flags} with {len(self)} entries>"
 
-    def summary(self) -> Any:
+    def summary(self) -> TapeSummary:
         """The memory report: entries and saved bytes per op and in total.
 
         >>> import tapegrad as tg
@@ -194,7 +197,11 @@ class GradientTape:
         return to_dot(self, target=target, sources=sources)
 
     def render(
-        self, path: str, format: str = "png", target: Any = None, sources: Any = None
+        self,
+        path: str | os.PathLike[str],
+        format: str = "png",
+        target: Any = None,
+        sources: Any = None,
     ) -> str:
         """Draw the tape to ``path`` with Graphviz; see :func:`tapegrad.viz.render`."""
         from tapegrad.viz import render
@@ -305,14 +312,6 @@ def _reads(tape: GradientTape, x: Tensor) -> bool:
 
 # With the separator, so that a user's ``tapegrad_demo.py`` next to the package is not "inside".
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-
-
-def user_frame() -> Any:
-    """The innermost stack frame outside the tapegrad package (the user's code)."""
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame = frame.f_back
-    return frame
 
 
 def caller_site() -> tuple[str, int] | None:
