@@ -25,7 +25,7 @@ import numpy as np
 
 from tapegrad import backend, debug
 from tapegrad.ops.primitive import Primitive
-from tapegrad.tape import TRACING, _active, _source_line, record
+from tapegrad.tape import TRACING, _active, caller_site, format_site, record
 from tapegrad.tensor import Tensor, Variable
 
 _ndarray, _generic = np.ndarray, np.generic
@@ -39,7 +39,7 @@ class Step:
     """One recorded primitive call: ``env[out] = forward(xp, *env[args], **params)``."""
 
     __slots__ = (
-        "primitive", "forward", "xp", "args", "get", "params", "refs", "out", "floating", "where",
+        "primitive", "forward", "xp", "args", "get", "params", "refs", "out", "floating", "site",
     )  # fmt: skip
 
     def __init__(
@@ -55,7 +55,12 @@ class Step:
         self.params = params
         self.refs: list[tuple[str, int | None, int]] = []  # params that hold traced arrays
         self.out = out
-        self.where = _source_line()
+        self.site = caller_site()
+
+    @property
+    def where(self) -> str | None:
+        """The user's ``file:line`` that made this call while f was recorded."""
+        return format_site(self.site)
 
     def call_params(self, env: list[Any], unwrap: Callable[[Any], Any] | None = None) -> dict:
         """The params, with arrays that came from traced values taken from ``env``."""
@@ -184,7 +189,7 @@ class _Trace:
             value = _convert(how, t.data)
         except Exception:
             return  # the conversion itself fails and raises for the user
-        self.guards.append((len(self.steps), Guard(slot, how, value, _source_line())))
+        self.guards.append((len(self.steps), Guard(slot, how, value, format_site(caller_site()))))
 
 
 class Recording:
@@ -254,7 +259,8 @@ class Recording:
             raise type(exc)(step.primitive._explain(exc, arrays, step.params)) from exc
         if debug.anomaly_mode():
             for step in self.steps:
-                debug.check_forward(step.primitive.name, Tensor(env[step.out]))
+                inputs = tuple(env[a] for a in step.args)
+                debug.check_forward(step.primitive, inputs, Tensor(env[step.out]))
         return env, None, None
 
     def outputs_of(self, env: list[Any], inputs: list[Tensor]) -> tuple[list[Any], list[int]]:

@@ -10,6 +10,7 @@ an inner tape, so the outer tape sees every op of the gradient.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -162,7 +163,8 @@ def _sweep_checked(plan: _Plan, env: list[Any], g: Any) -> dict[int, Any]:
             elif type(result) is not _ndarray or result.dtype != gx.dtype:
                 target[3] = gx.dtype  # unwrap a Tensor or NumPy scalar, or cast
             if anomaly:
-                debug.check_backward(step, len(plan.steps) - 1 - index, Tensor(gx))
+                entry = SimpleNamespace(primitive=step.primitive, where=step.where, inputs=arrays)
+                debug.check_backward(entry, len(plan.steps) - 1 - index, position, gx, g_out)
             accumulate_raw(cotangents, owned, a, gx)
     plan.verified = numpy_only
     return cotangents

@@ -86,7 +86,7 @@ class Primitive:
             out = np.asarray(out)
         result = Tensor(out)
         if _anomaly_mode():
-            debug.check_forward(self.name, result)
+            debug.check_forward(self, inputs, result)
         tapes = _active.get()
         if tapes:  # non-differentiable ops are seen by tg.compile's traces only
             record(self, inputs, result, params, tapes)
