@@ -386,7 +386,7 @@ def compile(  # noqa: A001 - the name users know from torch.compile / jax.jit
     ...     tape.watch(x)
     ...     y = f(x)
     >>> [round(v, 6) for v in tape.gradient(y, x).numpy().tolist()]
-    [0.85092, -1.181035]
+    [0.855341, -1.181568]
     """
     if f is None:
         return functools.partial(
