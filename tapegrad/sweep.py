@@ -184,27 +184,46 @@ def nested_recording() -> bool:
 def _apply_rules_raw(
     index: int, entry: Entry, g: Any, depends: set[int], cotangents: dict, owned: set[int]
 ) -> None:
+    # The hot loop of a first-order gradient: the checks of check_raw run inline, and
+    # check_raw itself only when a result is not already a NumPy array of the right kind.
     primitive = entry.primitive
     inputs = entry.inputs
     ans = entry.output.data
+    params = entry.params
     shortcuts = primitive.same_shape_vjps
+    numpy_g = type(g) is _ndarray
     arrays = None
     for k, x in enumerate(inputs):
-        if isinstance(x, Tensor) and x._id in depends:
-            rule = primitive.rule(k)
-            if rule is None:  # a non-floating input, such as where's condition
-                continue
-            if arrays is None:
-                arrays = [y.data if isinstance(y, Tensor) else y for y in inputs]
-            data = x.data
-            if shortcuts is not None and data.shape == ans.shape:
-                rule = shortcuts[k]
-            gx = vjp_raw(primitive, k, rule, g, ans, arrays, entry.params, data)
-            if gx is None:
-                continue
-            if debug.anomaly_mode():
-                debug.check_backward(entry, index, k, gx, g)
-            accumulate_raw(cotangents, owned, x._id, gx)
+        if not isinstance(x, Tensor) or x._id not in depends:
+            continue
+        rule = primitive.rule(k)
+        if rule is None:  # a non-floating input, such as where's condition
+            continue
+        if arrays is None:
+            arrays = [y.data if isinstance(y, Tensor) else y for y in inputs]
+        data = x.data
+        if shortcuts is not None and data.shape == ans.shape:
+            rule = shortcuts[k]
+        if numpy_g:
+            gx = rule(g, ans, *arrays, **params)
+            if type(gx) is not _ndarray or gx.shape != data.shape or gx.dtype != data.dtype:
+                gx = check_raw(primitive, k, gx, data)
+        else:
+            gx = vjp_raw(primitive, k, rule, g, ans, arrays, params, data)
+        if gx is None:
+            continue
+        if debug.anomaly_mode():
+            debug.check_backward(entry, index, k, gx, g)
+        key = x._id
+        previous = cotangents.get(key)
+        if previous is None:
+            cotangents[key] = gx
+        elif key in owned:
+            previous += gx
+        else:
+            cotangents[key] = total = previous + gx
+            if type(total) is _ndarray:
+                owned.add(key)
 
 
 def vjp_raw(

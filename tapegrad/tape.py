@@ -261,7 +261,7 @@ def record(
     failure leaves every tape as it was. Runs once per op while a tape is
     active, so it is written for speed: the common checks are inlined.
     """
-    targets = []
+    targets = None
     for tape in tapes:
         mode = tape._mode
         if mode is TRACING:
@@ -276,32 +276,34 @@ def record(
         else:
             continue
         if mode is RECORDING:
-            targets.append(tape)
+            targets = [tape] if targets is None else [*targets, tape]
         elif mode is STOPPED:
             tape._stopped_reads.update(x._id for x in inputs if isinstance(x, Tensor))
-    if not targets:
+    if targets is None:
         return
     if not backend.is_floating(output.data.dtype):
         return  # integer and boolean results carry no gradient
+    if not primitive.has_all_rules(len(inputs)):
+        _check_rules(primitive, inputs, targets)
+    versions = tuple([(k, x.version) for k, x in enumerate(inputs) if type(x) is Variable])
     site = caller_site()
-    versions = []
-    rules = primitive.vjps if primitive.argnum_rule is None else None
-    for k, x in enumerate(inputs):
-        if isinstance(x, Tensor):
-            if rules is not None and (k >= len(rules) or rules[k] is None):
-                if backend.is_floating(x.dtype) and any(_reads(t, x) for t in targets):
-                    raise LookupError(
-                        f"{primitive.name}: no gradient rule for input {k} "
-                        f"({x.dtype}, shape {x.shape}); it cannot be differentiated"
-                    )
-            if type(x) is Variable:
-                versions.append((k, x.version))
     for tape in targets:
-        for x in inputs:
-            if type(x) is Variable and _reads(tape, x):
-                tape._add_watched(x)
-        tape._entries.append(Entry(primitive, inputs, output, params, tuple(versions), site))
+        for k, _ in versions:
+            if _reads(tape, inputs[k]):
+                tape._add_watched(inputs[k])
+        tape._entries.append(Entry(primitive, inputs, output, params, versions, site))
         tape._watched.add(output._id)
+
+
+def _check_rules(primitive: Any, inputs: tuple[Any, ...], targets: list[GradientTape]) -> None:
+    """LookupError when a floating input that a target tape reads has no gradient rule."""
+    for k, x in enumerate(inputs):
+        if isinstance(x, Tensor) and primitive.rule(k) is None:
+            if backend.is_floating(x.dtype) and any(_reads(t, x) for t in targets):
+                raise LookupError(
+                    f"{primitive.name}: no gradient rule for input {k} "
+                    f"({x.dtype}, shape {x.shape}); it cannot be differentiated"
+                )
 
 
 def is_recorded(*tensors: Any) -> bool:

@@ -10,6 +10,7 @@ input, written with tapegrad ops so that nested tapes record it.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +30,8 @@ class Primitive:
     """An op the tape records. ``differentiable=False`` ops never record."""
 
     __slots__ = (
-        "name", "forward", "vjps", "argnum_rule", "same_shape_vjps", "differentiable", "explain",
+        "name", "forward", "vjps", "argnum_rule", "same_shape_vjps", "ruled_inputs",
+        "differentiable", "explain",
     )  # fmt: skip
 
     def __init__(
@@ -44,17 +46,20 @@ class Primitive:
         self.vjps: tuple[Rule | None, ...] = ()
         self.argnum_rule: Rule | None = None
         self.same_shape_vjps: tuple[Rule, ...] | None = None
+        self.ruled_inputs = 0  # inputs 0 .. ruled_inputs - 1 all have rules
         self.differentiable = differentiable
         self.explain = explain
 
     def defvjp(self, *rules: Rule | None) -> Primitive:
         """Declare one VJP rule per positional input (None: that input has no gradient)."""
         self.vjps = rules
+        self.ruled_inputs = next((k for k, r in enumerate(rules) if r is None), len(rules))
         return self
 
     def defvjp_argnum(self, rule: Rule) -> Primitive:
         """For variadic primitives: ``rule(argnum, cotangent, output, *inputs, **params)``."""
         self.argnum_rule = rule
+        self.ruled_inputs = sys.maxsize
         return self
 
     def defvjp_same_shape(self, *rules: Rule) -> Primitive:
@@ -63,6 +68,10 @@ class Primitive:
         records; tests/test_fast_rules.py checks them against the general rules."""
         self.same_shape_vjps = rules
         return self
+
+    def has_all_rules(self, n_inputs: int) -> bool:
+        """Whether each of ``n_inputs`` positional inputs has a rule (checked per recorded op)."""
+        return n_inputs <= self.ruled_inputs
 
     def rule(self, k: int) -> Rule | None:
         """The VJP rule of input ``k``, or None when that input has no gradient."""
