@@ -39,7 +39,8 @@ class Step:
     """One recorded primitive call: ``env[out] = forward(xp, *env[args], **params)``."""
 
     __slots__ = (
-        "primitive", "forward", "xp", "args", "get", "params", "refs", "out", "floating", "site",
+        "primitive", "forward", "xp", "args", "get", "params", "refs", "out", "floating", "ndim",
+        "site",
     )  # fmt: skip
 
     def __init__(
@@ -173,8 +174,10 @@ class _Trace:
             return
         xp = backend.namespace(*(self.env[a] for a in args))
         floating = backend.is_floating(output.dtype)
+        ndim = output.ndim
         step = Step(primitive, xp, args or [self.slot(None)], params, 0, floating)
         step.out = self.add_traced(output)
+        step.ndim = ndim
         step.refs = refs
         if not args:  # a primitive without positional inputs (never today): keep arity >= 1
             step.forward = lambda xp, _, **p: primitive.forward(xp, **p)
@@ -207,12 +210,12 @@ class Recording:
         self.input_slots = input_slots
         self.variables = trace.variables
         # Steps split at each guard, so that a failing guard stops the replay early.
-        self.segments: list[tuple[list[Step], list[Guard]]] = []
+        self.segments: list[tuple[list[tuple], list[Guard]]] = []
         start = 0
         for position, guard in trace.guards:
-            self.segments.append((self.steps[start:position], [guard]))
+            self.segments.append((_table(self.steps[start:position]), [guard]))
             start = position
-        self.segments.append((self.steps[start:], []))
+        self.segments.append((_table(self.steps[start:]), []))
         self.guards = [guard for _, guard in trace.guards]
         self.treedef, leaves = _tree_flatten(out)
         self.outputs: list[tuple[str, Any]] = []
@@ -239,15 +242,20 @@ class Recording:
             env[slot] = variable.data
         step = None
         try:
-            for steps, guards in self.segments:
-                for step in steps:
-                    if step.refs:
-                        out = step.forward(step.xp, *step.get(env), **step.call_params(env))
-                    else:
-                        out = step.forward(step.xp, *step.get(env), **step.params)
-                    if type(out) is not _ndarray and isinstance(out, _generic):
-                        out = np.asarray(out)
-                    env[step.out] = out
+            for table, guards in self.segments:
+                # The replay's hot loop: one tuple unpacking and one call per step; the
+                # common arities are spelled out (no argument tuple, no keyword dict).
+                for kind, forward, xp, first, second, out, step in table:
+                    if kind == 2:
+                        env[out] = forward(xp, env[first], env[second])
+                        continue
+                    if kind == 1:
+                        env[out] = forward(xp, env[first])
+                        continue
+                    value = forward(xp, *step.get(env), **step.call_params(env))
+                    if type(value) is not _ndarray and isinstance(value, _generic):
+                        value = np.asarray(value)  # as Primitive.__call__ does
+                    env[out] = value
                 for guard in guards:
                     new = guard.check(env)
                     if new is not None:
@@ -275,6 +283,21 @@ class Recording:
             else:
                 leaves.append(value)
         return leaves, computed
+
+
+def _table(steps: list[Step]) -> list[tuple]:
+    """Rows for Recording.forward: (kind, forward, xp, first arg, last arg, out, step).
+
+    Kind 1 or 2: that many arguments and no params, and a result that cannot be a
+    NumPy scalar (those come from reductions to 0-d, which Primitive.__call__ wraps);
+    kind 0: the general call.
+    """
+    rows = []
+    for s in steps:
+        plain = not s.params and s.ndim > 0 and len(s.args) <= 2
+        kind = len(s.args) if plain else 0
+        rows.append((kind, s.forward, s.xp, s.args[0], s.args[-1], s.out, s))
+    return rows
 
 
 def _never_called(xp: Any, *arrays: Any, **params: Any) -> Any:

@@ -72,7 +72,7 @@ class _Plan:
     ``fixes`` holds what the first sweep found each target needs.
     """
 
-    __slots__ = ("steps", "verified", "unread")
+    __slots__ = ("steps", "verified", "unread", "table")
 
     def __init__(
         self, recording: Any, env: list[Any], out_slot: int, sources: tuple[int, ...]
@@ -104,6 +104,7 @@ class _Plan:
                     needed.add(a)
             self.steps.append((step, targets))
         self.verified = False
+        self.table: list[tuple] | None = None  # the verified sweep's rows, built on first use
         # Values no step of the plan reads: a freeing sweep drops them at once.
         read = {a for step, _ in self.steps for a in (*step.args, step.out)}
         read |= {slot for step, _ in self.steps for _, _, slot in step.refs}
@@ -175,18 +176,37 @@ _SKIP = object()  # the rule returned None: the input gets no gradient from this
 
 def _sweep_verified(plan: _Plan, env: list[Any], g: Any, free: bool) -> dict[int, Any]:
     """The lean sweep of a verified plan: NumPy arrays only, rules called bare."""
+    if plan.table is None:
+        plan.table = [
+            (
+                len(step.args) if not step.params and len(step.args) <= 2 else 0,
+                step.out,
+                step.args[0],
+                step.args[-1],
+                step,
+                [(a, rule, fix) for _, a, rule, fix in targets],
+            )
+            for step, targets in plan.steps
+        ]
     cotangents: dict[int, Any] = {plan.steps[0][0].out: g}
     owned: set[int] = set()
     pop, get = cotangents.pop, cotangents.get
-    for step, targets in plan.steps:
-        g_out = pop(step.out, None)
+    for kind, out, first, second, step, targets in plan.table:
+        g_out = pop(out, None)
         if g_out is None:
             continue
-        arrays = step.get(env)
-        ans = env[step.out]
-        params = step.params if not step.refs else step.call_params(env)
-        for _, a, rule, fix in targets:
-            gx = rule(g_out, ans, *arrays, **params)
+        ans = env[out]
+        if kind == 0:
+            arrays = step.get(env)
+            params = step.call_params(env)
+        for a, rule, fix in targets:
+            # The common arities spelled out: no argument tuple, no keyword dict.
+            if kind == 2:
+                gx = rule(g_out, ans, env[first], env[second])
+            elif kind == 1:
+                gx = rule(g_out, ans, env[first])
+            else:
+                gx = rule(g_out, ans, *arrays, **params)
             if fix is not None:
                 if fix is _SKIP:
                     continue
@@ -200,7 +220,7 @@ def _sweep_verified(plan: _Plan, env: list[Any], g: Any, free: bool) -> dict[int
                 cotangents[a] = previous + gx
                 owned.add(a)
         if free:
-            env[step.out] = None  # every reader of this value came later, so was passed
+            env[out] = None  # every reader of this value came later, so was passed
     return cotangents
 
 

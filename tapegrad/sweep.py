@@ -99,7 +99,7 @@ class _Plan:
             entry = tape._entries[i]
             if entry.output._id in needed:
                 on_path.append(i)
-                needed.update(x._id for x in entry.inputs if isinstance(x, Tensor))
+                needed.update([x._id for x in entry.inputs if isinstance(x, Tensor)])
         self.depends = depends
         self.on_path = on_path  # in reverse tape order
         self.connected = needed & self.source_ids

@@ -286,7 +286,7 @@ def record(
     if not primitive.has_all_rules(len(inputs)):
         _check_rules(primitive, inputs, targets)
     versions = tuple([(k, x.version) for k, x in enumerate(inputs) if type(x) is Variable])
-    site = caller_site()
+    site = caller_site(3)  # from the primitive's caller: record and __call__ are inside
     for tape in targets:
         for k, _ in versions:
             if _reads(tape, inputs[k]):
@@ -330,14 +330,18 @@ def _reads(tape: GradientTape, x: Tensor) -> bool:
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
-def caller_site() -> tuple[str, int] | None:
+def caller_site(depth: int = 1) -> tuple[str, int] | None:
     """``(filename, line)`` of the innermost frame outside tapegrad.
 
     Called for every recorded op, so it only walks up to the user's frame (a
     handful of tapegrad frames) and keeps the filename string as it is: the
-    formatting waits until someone reads ``entry.where``.
+    formatting waits until someone reads ``entry.where``. ``depth`` skips frames
+    the caller knows are tapegrad's (1: start at the caller of caller_site).
     """
-    frame = sys._getframe(1)
+    try:
+        frame = sys._getframe(depth)
+    except ValueError:  # a shallower stack than the caller expected
+        frame = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
         if not filename.startswith(_PACKAGE_DIR):

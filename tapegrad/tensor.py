@@ -117,44 +117,45 @@ class Tensor:
         return _numpy_protocol.array_function(func, args, kwargs)
 
     # --- operators -----------------------------------------------------------
+    # Arithmetic operators call their primitive directly: one Python call less per op.
     def __add__(self, other: Any) -> Tensor:
-        return _ops.add(self, other)
+        return _ops.arithmetic._add(self, other)
 
     def __radd__(self, other: Any) -> Tensor:
-        return _ops.add(other, self)
+        return _ops.arithmetic._add(other, self)
 
     def __sub__(self, other: Any) -> Tensor:
-        return _ops.subtract(self, other)
+        return _ops.arithmetic._subtract(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
-        return _ops.subtract(other, self)
+        return _ops.arithmetic._subtract(other, self)
 
     def __mul__(self, other: Any) -> Tensor:
-        return _ops.multiply(self, other)
+        return _ops.arithmetic._multiply(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
-        return _ops.multiply(other, self)
+        return _ops.arithmetic._multiply(other, self)
 
     def __truediv__(self, other: Any) -> Tensor:
-        return _ops.divide(self, other)
+        return _ops.arithmetic._divide(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
-        return _ops.divide(other, self)
+        return _ops.arithmetic._divide(other, self)
 
     def __pow__(self, other: Any) -> Tensor:
-        return _ops.power(self, other)
+        return _ops.arithmetic._power(self, other)
 
     def __rpow__(self, other: Any) -> Tensor:
-        return _ops.power(other, self)
+        return _ops.arithmetic._power(other, self)
 
     def __matmul__(self, other: Any) -> Tensor:
-        return _ops.matmul(self, other)
+        return _ops.linalg._matmul(self, other)
 
     def __rmatmul__(self, other: Any) -> Tensor:
-        return _ops.matmul(other, self)
+        return _ops.linalg._matmul(other, self)
 
     def __neg__(self) -> Tensor:
-        return _ops.negative(self)
+        return _ops.arithmetic._negative(self)
 
     def __pos__(self) -> Tensor:
         return self
