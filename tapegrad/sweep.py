@@ -135,6 +135,7 @@ class _Plan:
         fan-out accumulates in place into buffers the sweep owns.
         """
         raw_mode = not nested_recording()
+        anomaly = debug.anomaly_mode()
         cotangents: dict[int, Any] = {}
         owned: set[int] = set()
         for t, seed in zip(self.targets, seeds):
@@ -154,7 +155,7 @@ class _Plan:
                     g = cotangents.get(out_id) if out_id in keep else cotangents.pop(out_id, None)
                     if g is not None:
                         if raw_mode:
-                            _apply_rules_raw(i, entry, g, depends, cotangents, owned)
+                            _apply_rules_raw(i, entry, g, depends, cotangents, owned, anomaly)
                         else:
                             _apply_rules(i, entry, g, depends, cotangents)
                     if free:
@@ -182,7 +183,13 @@ def nested_recording() -> bool:
 
 
 def _apply_rules_raw(
-    index: int, entry: Entry, g: Any, depends: set[int], cotangents: dict, owned: set[int]
+    index: int,
+    entry: Entry,
+    g: Any,
+    depends: set[int],
+    cotangents: dict,
+    owned: set[int],
+    anomaly: bool,
 ) -> None:
     # The hot loop of a first-order gradient: the checks of check_raw run inline, and
     # check_raw itself only when a result is not already a NumPy array of the right kind.
@@ -191,12 +198,16 @@ def _apply_rules_raw(
     ans = entry.output.data
     params = entry.params
     shortcuts = primitive.same_shape_vjps
+    vjps = primitive.vjps if primitive.argnum_rule is None else None
     numpy_g = type(g) is _ndarray
     arrays = None
     for k, x in enumerate(inputs):
         if not isinstance(x, Tensor) or x._id not in depends:
             continue
-        rule = primitive.rule(k)
+        if vjps is None:
+            rule = primitive.rule(k)
+        else:
+            rule = vjps[k] if k < len(vjps) else None
         if rule is None:  # a non-floating input, such as where's condition
             continue
         if arrays is None:
@@ -212,7 +223,7 @@ def _apply_rules_raw(
             gx = vjp_raw(primitive, k, rule, g, ans, arrays, params, data)
         if gx is None:
             continue
-        if debug.anomaly_mode():
+        if anomaly:
             debug.check_backward(entry, index, k, gx, g)
         key = x._id
         previous = cotangents.get(key)
