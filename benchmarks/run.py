@@ -148,17 +148,18 @@ def run_suite(args: argparse.Namespace) -> list[Result]:
         )
     if want("untaped"):
         for op in ("multiply", "tanh"):
-            results.append(
-                _timed(
-                    f"untaped-{op}",
-                    f"untaped {op} on (8,) f64 (per call)",
-                    overhead.builders(op, (8,)),
-                    rounds,
-                    1,
-                    "us/op",
-                    overhead.CALLS,
+            for shape in ((8,), (64, 64)):
+                results.append(
+                    _timed(
+                        f"untaped-{op}-{'x'.join(map(str, shape))}",
+                        f"untaped {op} on {shape} f64 (per call)",
+                        overhead.builders(op, shape),
+                        rounds,
+                        1,
+                        "us/op",
+                        overhead.CALLS,
+                    )
                 )
-            )
     if want("mlp"):
         results.append(
             _timed(
