@@ -281,18 +281,27 @@ def record(
             tape._stopped_reads.update(x._id for x in inputs if isinstance(x, Tensor))
     if targets is None:
         return
-    if not backend.is_floating(output.data.dtype):
+    kind = getattr(output.data.dtype, "kind", None)  # NumPy's dtypes say it directly
+    if kind not in ("f", "c") and (kind is not None or not backend.is_floating(output.dtype)):
         return  # integer and boolean results carry no gradient
-    if not primitive.has_all_rules(len(inputs)):
+    if len(inputs) > primitive.ruled_inputs:
         _check_rules(primitive, inputs, targets)
-    versions = tuple([(k, x.version) for k, x in enumerate(inputs) if type(x) is Variable])
+    versions: tuple[tuple[int, int], ...] = ()
+    for k, x in enumerate(inputs):
+        if type(x) is Variable:
+            versions += ((k, x.version),)
     site = caller_site(3)  # from the primitive's caller: record and __call__ are inside
+    if not params:
+        params = _NO_PARAMS  # one shared empty dict, not one per entry (a long tape's memory)
     for tape in targets:
         for k, _ in versions:
             if _reads(tape, inputs[k]):
                 tape._add_watched(inputs[k])
         tape._entries.append(Entry(primitive, inputs, output, params, versions, site))
         tape._watched.add(output._id)
+
+
+_NO_PARAMS: dict[str, Any] = {}  # read-only by convention: rules never change params
 
 
 def _check_rules(primitive: Any, inputs: tuple[Any, ...], targets: list[GradientTape]) -> None:

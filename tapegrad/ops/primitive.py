@@ -69,10 +69,6 @@ class Primitive:
         self.same_shape_vjps = rules
         return self
 
-    def has_all_rules(self, n_inputs: int) -> bool:
-        """Whether each of ``n_inputs`` positional inputs has a rule (checked per recorded op)."""
-        return n_inputs <= self.ruled_inputs
-
     def rule(self, k: int) -> Rule | None:
         """The VJP rule of input ``k``, or None when that input has no gradient."""
         if self.argnum_rule is not None:
