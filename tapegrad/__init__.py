@@ -8,6 +8,7 @@
 12.0
 """
 
+from tapegrad import nn, optim, random
 from tapegrad.debug import detect_anomaly
 from tapegrad.devices import default_device, device_scope, set_default_device
 from tapegrad.ops import *  # noqa: F403 - the op library is the public namespace
@@ -23,6 +24,9 @@ __all__ = [
     "Variable",
     "default_device",
     "detect_anomaly",
+    "nn",
+    "optim",
+    "random",
     "device_scope",
     "set_default_device",
     "tensor",
