@@ -74,7 +74,7 @@ def _col2im_forward(
     padded_shape = _padded_shape(shape, padding)
     out = xp.zeros(padded_shape, dtype=cols.dtype, **_device_kwargs(xp, cols))
     for i, j, index in _windows(padded_shape, kernel, stride, (0, 0), dilation):
-        out[index] += cols[:, :, i, j]
+        out[index] += cols[:, :, i, j, ...]
     _, _, h, w = shape
     return out[:, :, padding[0] : padding[0] + h, padding[1] : padding[1] + w]
 

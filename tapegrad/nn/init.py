@@ -1,9 +1,9 @@
 """Initial values for layer weights, with PyTorch's default formulas.
 
 Each function returns a new Tensor drawn from ``generator`` (the default
-``tg.random`` Generator when None). The fan-in is passed explicitly because
-layers store their weights in different layouts (Linear as ``(in, out)``,
-Conv2d as ``(out, in, kh, kw)``).
+``tg.random`` stream when None, so ``tg.random.seed`` makes it reproducible).
+The fan-in is passed explicitly because layers store their weights in
+different layouts (Linear as ``(in, out)``, Conv2d as ``(out, in, kh, kw)``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from tapegrad.tensor import Tensor
 Shape = tuple[int, ...]
 
 
-def _generator(generator: random.Generator | None) -> random.Generator:
-    return random.default_generator() if generator is None else generator
+def _source(generator: random.Generator | None) -> Any:
+    """``generator``, or the ``tg.random`` module (its default stream) when None."""
+    return random if generator is None else generator
 
 
 def uniform(
@@ -37,7 +38,7 @@ def uniform(
     >>> w.dtype, bool((abs(w) <= 0.5).numpy().all())
     (dtype('float32'), True)
     """
-    return _generator(generator).uniform(-bound, bound, shape, dtype=dtype, device=device)
+    return _source(generator).uniform(shape, -bound, bound, dtype=dtype, device=device)
 
 
 def kaiming_uniform(
@@ -97,4 +98,4 @@ def normal(
     >>> tg.nn.init.normal((2, 3)).dtype
     dtype('float32')
     """
-    return _generator(generator).normal(0.0, std, shape, dtype=dtype, device=device)
+    return _source(generator).normal(shape, 0.0, std, dtype=dtype, device=device)

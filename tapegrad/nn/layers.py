@@ -171,17 +171,17 @@ def dropout(
         return x
     if p == 1.0:
         return x * 0.0
-    generator = random.default_generator() if generator is None else generator
-    keep = generator.numpy_generator.random(x.shape) >= p
-    scale = ops.asarray(keep / (1.0 - p), dtype=x.dtype, like=x)
+    source = random if generator is None else generator
+    keep = source.uniform(x.shape, dtype=np.float64, like=x) >= p  # a constant: no gradient
+    scale = ops.astype(keep, x.dtype) / (1.0 - p)
     return x * scale
 
 
 class Dropout(Module):
     """Dropout with probability ``p``, active only in training mode (``model.train()``).
 
-    Masks come from ``generator`` (the default ``tg.random`` Generator when None),
-    so ``tg.random.seed(n)`` makes them reproducible.
+    Masks come from ``generator`` (the default ``tg.random`` stream when None, so
+    ``tg.random.seed(n)`` makes them reproducible).
     """
 
     def __init__(self, p: float = 0.5, generator: random.Generator | None = None) -> None:
