@@ -18,7 +18,6 @@ import numpy as np
 from tapegrad import ops, random
 from tapegrad.nn import init
 from tapegrad.nn.module import Module
-from tapegrad.ops.indexing import _device_kwargs
 from tapegrad.ops.primitive import Primitive, shape_of
 from tapegrad.tensor import Tensor, Variable
 
@@ -59,7 +58,7 @@ def _padded_shape(shape: tuple[int, ...], padding: Pair) -> tuple[int, ...]:
 
 def _im2col_forward(xp: Any, x: Any, kernel: Pair, stride: Pair, padding: Pair, dilation: Pair):
     if padding != (0, 0):
-        padded = xp.zeros(_padded_shape(x.shape, padding), dtype=x.dtype, **_device_kwargs(xp, x))
+        padded = ops.zeros(_padded_shape(x.shape, padding), dtype=x.dtype, like=x).data
         _, _, h, w = x.shape
         padded[:, :, padding[0] : padding[0] + h, padding[1] : padding[1] + w] = x
         x = padded
@@ -72,7 +71,7 @@ def _col2im_forward(
     xp: Any, cols: Any, shape: tuple, kernel: Pair, stride: Pair, padding: Pair, dilation: Pair
 ):
     padded_shape = _padded_shape(shape, padding)
-    out = xp.zeros(padded_shape, dtype=cols.dtype, **_device_kwargs(xp, cols))
+    out = ops.zeros(padded_shape, dtype=cols.dtype, like=cols).data
     for i, j, index in _windows(padded_shape, kernel, stride, (0, 0), dilation):
         out[index] += cols[:, :, i, j, ...]
     _, _, h, w = shape
