@@ -13,6 +13,8 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import numpy as np
+
 from tapegrad import backend
 from tapegrad.ops.primitive import raw
 from tapegrad.tensor import Variable
@@ -67,10 +69,12 @@ class Optimizer:
             if g is None:
                 continue
             g = raw(g)
-            if tuple(getattr(g, "shape", ())) != v.shape:
+            if not hasattr(g, "shape"):  # a list or a Python number
+                g = np.asarray(g, dtype=v.dtype)
+            if tuple(g.shape) != v.shape:
                 raise ValueError(
-                    f"{name}.apply_gradients: gradient {k} has shape "
-                    f"{tuple(getattr(g, 'shape', ()))}, its Variable {v.name or ''!r} {v.shape}"
+                    f"{name}.apply_gradients: gradient {k} has shape {tuple(g.shape)}, "
+                    f"its Variable {v.name or ''!r} {v.shape}"
                 )
             xp = backend.namespace(v.data, g)  # raises on mixed devices
             if g.dtype != v.dtype:

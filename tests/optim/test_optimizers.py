@@ -177,6 +177,9 @@ def test_bad_gradients_raise_before_any_variable_changes():
     with pytest.raises(ValueError, match=r"gradient 1 has shape \(2,\), its Variable 'b' \(1,\)"):
         optimizer.apply_gradients([tg.tensor([1.0, 1.0]), tg.tensor([1.0, 1.0])])
     assert a.version == 0 and b.version == 0 and optimizer.iterations == 0
+    optimizer.apply_gradients([[1.0, 1.0], [2]])  # lists are gradients too
+    np.testing.assert_allclose(a.numpy(), [0.9, 1.9])
+    np.testing.assert_allclose(b.numpy(), [2.8])
 
 
 @pytest.mark.parametrize(
