@@ -37,11 +37,11 @@ def output_size(size: int, kernel: int, stride: int, padding: int, dilation: int
     return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
 
 
-def _windows(shape: tuple[int, ...], kernel: Pair, stride: Pair, padding: Pair, dilation: Pair):
+def _windows(padded_shape: tuple[int, ...], kernel: Pair, stride: Pair, dilation: Pair):
     """(i, j, index into the padded image) for each kernel offset."""
-    _, _, h, w = shape
-    ho = output_size(h, kernel[0], stride[0], padding[0], dilation[0])
-    wo = output_size(w, kernel[1], stride[1], padding[1], dilation[1])
+    _, _, h, w = padded_shape
+    ho = output_size(h, kernel[0], stride[0], 0, dilation[0])
+    wo = output_size(w, kernel[1], stride[1], 0, dilation[1])
     for i in range(kernel[0]):
         top = i * dilation[0]
         for j in range(kernel[1]):
@@ -62,7 +62,7 @@ def _im2col_forward(xp: Any, x: Any, kernel: Pair, stride: Pair, padding: Pair, 
         _, _, h, w = x.shape
         padded[:, :, padding[0] : padding[0] + h, padding[1] : padding[1] + w] = x
         x = padded
-    patches = [x[index] for _, _, index in _windows(x.shape, kernel, stride, (0, 0), dilation)]
+    patches = [x[index] for _, _, index in _windows(x.shape, kernel, stride, dilation)]
     n, c, ho, wo = patches[0].shape
     return xp.reshape(xp.stack(patches, axis=2), (n, c, *kernel, ho, wo))
 
@@ -72,7 +72,7 @@ def _col2im_forward(
 ):
     padded_shape = _padded_shape(shape, padding)
     out = ops.zeros(padded_shape, dtype=cols.dtype, like=cols).data
-    for i, j, index in _windows(padded_shape, kernel, stride, (0, 0), dilation):
+    for i, j, index in _windows(padded_shape, kernel, stride, dilation):
         out[index] += cols[:, :, i, j, ...]
     _, _, h, w = shape
     return out[:, :, padding[0] : padding[0] + h, padding[1] : padding[1] + w]

@@ -135,6 +135,14 @@ def test_binary_cross_entropy_with_logits(backend, shape, reduction, data):
     gradcheck(lambda x, t: nn.binary_cross_entropy_with_logits(x, t, reduction), [x, t])
 
 
+@settings(max_examples=5)
+@given(data=st.data())
+def test_binary_cross_entropy_second_derivative(data):
+    x = tg.tensor(data.draw(tst.arrays((3,)), label="logits"))
+    t = data.draw(tst.arrays((3,), domain="small"), label="targets") * 0.5 + 0.5
+    gradgradcheck(lambda x: nn.binary_cross_entropy_with_logits(x, t), [x])
+
+
 def test_binary_cross_entropy_is_stable_for_huge_logits():
     x = tg.tensor([1000.0, -1000.0, 1000.0])
     loss = nn.binary_cross_entropy_with_logits(x, [1.0, 0.0, 0.0], reduction="none")
