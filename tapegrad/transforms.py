@@ -278,10 +278,10 @@ def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
                 )
                 if g is not None
             ]
+            total = functools.reduce(ops.add, products) if products else None
         sources = sources_of(leaves, (0,))
-        if products:
-            total = functools.reduce(ops.add, products)
-            flat = tape.gradient(total, sources, unconnected_gradients="zero")
-        else:
+        if total is None:
             flat = [ops.zeros_like(s) for s in sources]
+        else:
+            flat = tape.gradient(total, sources, unconnected_gradients="zero")
     return gradients[0], per_argnum(primals, leaves, (0,), False, flat)
