@@ -171,6 +171,8 @@ def like_leaves(given: Any, expected: Any, what: str, name: str) -> list[Any]:
         if e is None:
             out.append(None)
             continue
+        if g is None:
+            raise ValueError(f"{what}: {name} holds None where a value of shape {e.shape} is due")
         if shape_of(g) != e.shape:
             raise ValueError(
                 f"{what}: {name} of shape {shape_of(g)} does not match the shape {e.shape} "

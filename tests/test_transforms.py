@@ -207,6 +207,8 @@ def test_vjp_has_aux_and_cotangent_errors():
         vjp_fn(np.ones(3))
     with pytest.raises(ValueError, match="structure"):
         vjp_fn([np.ones(2)])
+    with pytest.raises(ValueError, match=r"holds None where a value of shape \(2,\)"):
+        vjp_fn(None)
 
 
 def test_vjp_cotangent_tensors_stay_connected():
@@ -369,3 +371,8 @@ def test_stop_gradient_cuts_every_transform():
     close(tg.grad(lambda x: tg.sum(x * tg.stop_gradient(x)))(x).numpy(), x)
     close(tg.jvp(lambda x: x * tg.stop_gradient(x), (x,), (np.ones(2),))[1].numpy(), x)
     close(tg.hessian(lambda x: tg.sum(x**2 * tg.stop_gradient(x)))(x).numpy(), np.diag(2 * x))
+
+
+def test_stop_gradient_of_scalars_and_arrays_gives_tensors():
+    assert tg.stop_gradient(2.0).shape == () and tg.stop_gradient(2.0).item() == 2.0
+    assert tg.stop_gradient(np.ones((2, 3))).shape == (2, 3)
