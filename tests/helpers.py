@@ -25,8 +25,15 @@ def assert_matches(got: tg.Tensor, expected: Any, rtol: float = 1e-12, atol: flo
     expected = np.asarray(expected)
     assert isinstance(got, tg.Tensor), type(got)
     assert got.shape == expected.shape, (got.shape, expected.shape)
-    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
-    np.testing.assert_allclose(got.numpy(), expected, rtol=rtol, atol=atol)
+    host = got.numpy()  # host dtypes compare across backends
+    assert host.dtype == expected.dtype, (got.dtype, expected.dtype)
+    np.testing.assert_allclose(host, expected, rtol=rtol, atol=atol)
+
+
+def assert_dtype(dtype: Any, *tensors: tg.Tensor) -> None:
+    """Every Tensor has ``dtype`` (compared on the host, so any backend's dtype objects do)."""
+    got = [t.numpy().dtype for t in tensors]
+    assert all(d == np.dtype(dtype) for d in got), (got, dtype)
 
 
 @st.composite

@@ -3,7 +3,7 @@ take_along_axis and their adjoint index_add (repeated indices accumulate)."""
 
 import numpy as np
 import pytest
-from helpers import assert_matches, value_and_gradients
+from helpers import assert_dtype, assert_matches, value_and_gradients
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -175,4 +175,5 @@ def test_index_add_with_slices(backend):
 def test_float32_stays_float32(op, backend):
     x = backend.tensor(np.array([1.0, 2.0, 3.0], dtype=np.float32))
     y, (g,) = value_and_gradients(op, x)
-    assert y.dtype == np.float32 and g.dtype == np.float32 and g.shape == (3,)
+    assert_dtype(np.float32, y, g)
+    assert g.shape == (3,)

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from helpers import assert_matches, value_and_gradients
+from helpers import assert_dtype, assert_matches, value_and_gradients
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -148,5 +148,5 @@ def test_float32_stays_float32(op, backend):
     x = backend.tensor(np.ones((2, 3), dtype=np.float32))
     y = backend.tensor(np.ones((3, 2), dtype=np.float32))
     out, (gx, gy) = value_and_gradients(op, x, y)
-    assert out.dtype == gx.dtype == gy.dtype == np.float32
+    assert_dtype(np.float32, out, gx, gy)
     assert gx.shape == (2, 3) and gy.shape == (3, 2)

@@ -3,7 +3,7 @@ stability of the logsumexp they are built on."""
 
 import numpy as np
 import pytest
-from helpers import assert_matches, value_and_gradients
+from helpers import assert_dtype, assert_matches, value_and_gradients
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -80,7 +80,7 @@ def test_masked_entries_get_zero_probability_and_zero_gradient(backend):
 def test_float32_stays_float32(op, backend):
     x = backend.tensor(np.array([[0.5, 1.5, -2.0], [80.0, 90.0, 100.0]], dtype=np.float32))
     y, (g,) = value_and_gradients(lambda a: op(a, axis=-1), x)
-    assert y.dtype == np.float32 and g.dtype == np.float32
+    assert_dtype(np.float32, y, g)
     assert np.all(np.isfinite(y.numpy())) and np.all(np.isfinite(g.numpy()))
 
 

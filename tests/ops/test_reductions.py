@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from helpers import assert_matches, axes, separated, value_and_gradients
+from helpers import assert_dtype, assert_matches, axes, separated, value_and_gradients
 from hypothesis import assume, given
 
 import tapegrad as tg
@@ -217,7 +217,8 @@ REDUCTIONS = [tg.sum, tg.mean, tg.prod, tg.max, tg.min, tg.var, tg.std, tg.logsu
 def test_float32_stays_float32(op, backend):
     x = backend.tensor(np.array([[0.5, 1.5, 2.5], [3.0, 0.25, 1.0]], dtype=np.float32))
     y, (g,) = value_and_gradients(lambda a: op(a, axis=0), x)
-    assert y.dtype == np.float32 and g.dtype == np.float32 and g.shape == x.shape
+    assert_dtype(np.float32, y, g)
+    assert g.shape == x.shape
 
 
 @pytest.mark.parametrize("op", REDUCTIONS, ids=[op.__name__ for op in REDUCTIONS])

@@ -7,7 +7,7 @@ of ``op(x) ** 2`` checks that the recorded first derivative is itself right).
 
 import numpy as np
 import pytest
-from helpers import assert_matches, axes, value_and_gradients
+from helpers import assert_dtype, assert_matches, axes, value_and_gradients
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -241,4 +241,5 @@ SHAPE_OPS = {
 def test_float32_stays_float32(name, backend):
     x = backend.tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
     y, (g,) = value_and_gradients(SHAPE_OPS[name], x)
-    assert y.dtype == np.float32 and g.dtype == np.float32 and g.shape == (2, 3)
+    assert_dtype(np.float32, y, g)
+    assert g.shape == (2, 3)
