@@ -42,6 +42,17 @@ def test_matmul_errors_name_the_shapes():
         tg.matmul(tg.tensor(np.ones((2, 3))), tg.tensor(np.ones((4, 5))))
     with pytest.raises(ValueError, match=r"matmul: 0-d operands"):
         tg.matmul(tg.tensor(2.0), tg.tensor(np.ones(3)))
+    with pytest.raises(ValueError, match=r"matmul: batch shapes \(2,\) and \(3,\) cannot"):
+        tg.matmul(tg.tensor(np.ones((2, 1, 2))), tg.tensor(np.ones((3, 2, 1))))
+
+
+def test_matmul_errors_with_fitting_shapes_are_not_blamed_on_the_shapes():
+    # An object array makes NumPy's matmul fail for a reason that is not the shapes.
+    x = tg.tensor(np.ones((2, 2)))
+    y = np.array([[None, None], [None, None]], dtype=object)
+    with pytest.raises(TypeError) as info:
+        tg.matmul(x, y)
+    assert "matmul:" in str(info.value) and "cannot broadcast" not in str(info.value)
 
 
 # subscripts, then one tuple of letters per operand naming its axes' sizes
@@ -87,9 +98,9 @@ def test_einsum(subscripts, axes, backend, data):
 
 def test_einsum_with_a_constant_operand(backend):
     x = backend.tensor(np.arange(6.0).reshape(2, 3))
-    w = np.array([1.0, -1.0, 2.0])
+    w = backend.tensor(np.array([1.0, -1.0, 2.0]))  # not watched: a constant
     _, (g,) = value_and_gradients(lambda a: tg.einsum("ij,j->i", a, w), x)
-    np.testing.assert_array_equal(g.numpy(), np.broadcast_to(w, (2, 3)))
+    np.testing.assert_array_equal(g.numpy(), np.broadcast_to(w.numpy(), (2, 3)))
 
 
 def test_einsum_diagonal_gradient_is_not_implemented():

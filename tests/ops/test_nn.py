@@ -57,7 +57,8 @@ def test_softmax_sums_to_one_and_is_shift_invariant(backend, data):
 def test_stable_for_large_magnitudes(op, reference, backend):
     values = np.array([[1000.0, 999.0, -1000.0], [-1e4, -1e4 + 1.0, -1e4 + 2.0]])
     x = backend.tensor(values)
-    y, (g,) = value_and_gradients(lambda a: op(a, axis=1) * np.array([1.0, 2.0, 3.0]), x)
+    weights = backend.tensor(np.array([1.0, 2.0, 3.0]))
+    y, (g,) = value_and_gradients(lambda a: op(a, axis=1) * weights, x)
     assert np.all(np.isfinite(y.numpy())) and np.all(np.isfinite(g.numpy()))
     # x - logsumexp(x) cancels at |x| = 1e4: absolute error about ulp(1e4) ~ 2e-12
     expected = reference(values, 1) * [1.0, 2.0, 3.0]
@@ -67,11 +68,11 @@ def test_stable_for_large_magnitudes(op, reference, backend):
 def test_masked_entries_get_zero_probability_and_zero_gradient(backend):
     # -inf is the usual mask: exp(-inf - logsumexp) = 0, with no NaN in the gradient.
     x = backend.tensor(np.array([[0.0, -np.inf, 1.0], [2.0, 2.0, -np.inf]]))
-    weights = np.array([1.0, 2.0, 3.0])
+    weights = backend.tensor(np.array([1.0, 2.0, 3.0]))
     p, (g,) = value_and_gradients(lambda a: tg.softmax(a, axis=1) * weights, x)
     expected = np.array([[1.0, 0.0, np.e], [1.0, 1.0, 0.0]])
     expected /= expected.sum(axis=1, keepdims=True)
-    np.testing.assert_allclose(p.numpy(), expected * weights, rtol=1e-14)
+    np.testing.assert_allclose(p.numpy(), expected * weights.numpy(), rtol=1e-14)
     assert np.all(np.isfinite(g.numpy()))
     np.testing.assert_array_equal(g.numpy()[[0, 1], [1, 2]], 0.0)
 
