@@ -8,6 +8,8 @@
 12.0
 """
 
+from tapegrad import nn, optim, random
+from tapegrad.custom_gradient import custom_gradient
 from tapegrad.debug import detect_anomaly
 from tapegrad.devices import default_device, device_scope, set_default_device
 from tapegrad.ops import *  # noqa: F403 - the op library is the public namespace
@@ -16,6 +18,7 @@ from tapegrad.replay import GuardError
 from tapegrad.replay import compile as compile  # tg.compile, like torch.compile
 from tapegrad.tape import GradientTape
 from tapegrad.tensor import Tensor, Variable, tensor
+from tapegrad.transforms import grad, hessian, hvp, jacobian, jvp, value_and_grad, vjp
 
 __version__ = "0.1.0"
 
@@ -25,10 +28,21 @@ __all__ = [
     "GuardError",
     "Tensor",
     "Variable",
+    "custom_gradient",
     "default_device",
     "detect_anomaly",
     "device_scope",
+    "grad",
+    "hessian",
+    "hvp",
+    "jacobian",
+    "jvp",
+    "nn",
+    "optim",
+    "random",
     "set_default_device",
     "tensor",
+    "value_and_grad",
+    "vjp",
     *_ops_all,
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import backend, devices
+from tapegrad.ops.creation import asarray
 from tapegrad.ops.primitive import Primitive, raw
 from tapegrad.tensor import Tensor
 
@@ -30,7 +31,9 @@ def stop_gradient(x: Any) -> Tensor:
     >>> tape.gradient(y, x).item()
     2.0
     """
-    return _stop_gradient(x)
+    if isinstance(x, Tensor):
+        return _stop_gradient(x)
+    return asarray(x)
 
 
 # Not differentiable, so no tape records it; still a primitive so that tg.compile's
