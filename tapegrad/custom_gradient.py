@@ -72,7 +72,7 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
             outputs = _flatten(y)
             backward = _Backward(name, args, inputs, variables, outputs, grad_fn)
             if isinstance(y, Tensor):
-                primitive = Primitive(name, lambda xp, *arrays: y.data)
+                primitive = Primitive(name, lambda xp, *arrays: y.data, replayable=False)
                 return primitive.defvjp_argnum(backward.rule)(*inputs, *variables)
             # Several outputs travel as one flat Tensor: grad_fn sees all their cotangents at once.
             dtypes = {o.dtype for o in outputs}
@@ -81,7 +81,7 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
                     f"custom_gradient {name}: the outputs must share one dtype, got "
                     f"{sorted(str(d) for d in dtypes)}"
                 )
-            primitive = Primitive(name, lambda xp, *arrays: _concat_flat(outputs))
+            primitive = Primitive(name, lambda xp, *arrays: _concat_flat(outputs), replayable=False)
             packed = primitive.defvjp_argnum(backward.rule)(*inputs, *variables)
             return _pack(y, iter(_unpack(packed, outputs)))
 

@@ -107,7 +107,10 @@ class Trace:
     _mode = TRACING
 
     def __init__(self) -> None:
-        self._entries: list[Any] = []  # read by anomaly detection's messages
+        # Tape-like fields, always empty, for code that walks the active tapes.
+        self._entries: list[Any] = []
+        self._variables: list[Variable] = []
+        self._watched: set[int] = set()
         self.env: list[Any] = []  # slot -> value (arrays, and constants)
         self.slot_of: dict[int, int] = {}  # Tensor serial -> slot
         self.array_slot: dict[int, int] = {}  # id(array) of a traced value -> slot
@@ -139,6 +142,12 @@ class Trace:
 
     def _trace(self, primitive: Primitive, inputs: tuple, output: Tensor, params: dict) -> None:
         """Called by ``tape.record`` for every primitive call while this trace is active."""
+        if not primitive.replayable:
+            raise NotImplementedError(
+                f"{primitive.name}: this op is made anew by each call (a custom_gradient "
+                "function), so a tg.compile recording cannot replay it; call it outside the "
+                "compiled function"
+            )
         mark = len(self.env)
         traced = False
         args = []

@@ -281,3 +281,36 @@ def test_a_freeing_sweep_through_several_outputs_of_one_replay():
                 total = tg.sum(a * b) + tg.sum(b)
             grads.append(tape.gradient(total, [x, w]))
         _assert_same(*grads)
+
+
+def test_it_composes_with_the_functional_transforms():
+    def f(x, w):
+        return tg.sum(tg.tanh(x @ w) ** 2)
+
+    compiled = tg.compile(f)
+    rng = np.random.default_rng(3)
+    for _ in range(2):
+        x = tg.tensor(rng.standard_normal((3, 4)))
+        w = tg.tensor(rng.standard_normal((4, 2)))
+        _assert_same(
+            tg.value_and_grad(f, argnums=(0, 1))(x, w),
+            tg.value_and_grad(compiled, argnums=(0, 1))(x, w),
+        )
+        hessians = [tg.hessian(lambda w, x=x, g=g: g(x, w))(w) for g in (f, compiled)]
+        _assert_same(*hessians)
+    assert compiled.traces == 1
+    with pytest.raises(NotImplementedError, match="value_and_grad"):
+        tg.compile(tg.value_and_grad(f))(x, w)
+
+
+def test_custom_gradients_inside_are_refused():
+    @tg.custom_gradient
+    def double(x):
+        return x * 2.0, lambda g: g * 2.0
+
+    compiled = tg.compile(lambda x: double(x) + 1.0)
+    x = tg.tensor([1.0, 2.0])
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        with pytest.raises(NotImplementedError, match="custom_gradient"):
+            compiled(x)

@@ -31,7 +31,7 @@ class Primitive:
 
     __slots__ = (
         "name", "forward", "vjps", "argnum_rule", "same_shape_vjps", "ruled_inputs",
-        "differentiable", "explain",
+        "differentiable", "explain", "replayable",
     )  # fmt: skip
 
     def __init__(
@@ -40,6 +40,7 @@ class Primitive:
         forward: Callable[..., Any],
         differentiable: bool = True,
         explain: Callable[..., str] | None = None,
+        replayable: bool = True,
     ) -> None:
         self.name = name
         self.forward = forward
@@ -49,6 +50,9 @@ class Primitive:
         self.ruled_inputs = 0  # inputs 0 .. ruled_inputs - 1 all have rules
         self.differentiable = differentiable
         self.explain = explain
+        # False for one-off primitives whose forward and rule close over one call's values
+        # (custom_gradient): tg.compile refuses to record them.
+        self.replayable = replayable
 
     def defvjp(self, *rules: Rule | None) -> Primitive:
         """Declare one VJP rule per positional input (None: that input has no gradient)."""
