@@ -168,7 +168,7 @@ def bar_chart(results: list[Result], systems: list[str], path: str, title: str) 
         for bar, v in zip(bars, values):
             if v is not None:
                 ax.annotate(
-                    f"{v:.2g}",
+                    f"{v:.2f}" if v < 10 else f"{v:.0f}",
                     (bar.get_x() + bar.get_width() / 2, v),
                     ha="center",
                     va="bottom",

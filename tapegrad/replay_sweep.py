@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend, debug
-from tapegrad.ops.primitive import raw
+from tapegrad.ops.primitive import passthrough, raw
 from tapegrad.sweep import accumulate_raw, call_rule_raw, check_raw, sweep_frees
 from tapegrad.tape import GradientTape, is_recorded
 from tapegrad.tensor import Tensor
@@ -98,7 +98,11 @@ class _Plan:
             for position, a in enumerate(step.args):
                 rule = step.primitive.rule(position) if a in depends else None
                 if rule is not None:
-                    if shortcuts is not None and env[a].shape == env[step.out].shape:
+                    if (
+                        shortcuts is not None
+                        and type(env[a]) is _ndarray
+                        and env[a].shape == env[step.out].shape
+                    ):
                         rule = shortcuts[position]
                     targets.append([position, a, rule, None])  # None: result needs no fix
                     needed.add(a)
@@ -201,7 +205,9 @@ def _sweep_verified(plan: _Plan, env: list[Any], g: Any, free: bool) -> dict[int
             params = step.call_params(env)
         for a, rule, fix in targets:
             # The common arities spelled out: no argument tuple, no keyword dict.
-            if kind == 2:
+            if rule is passthrough:
+                gx = g_out
+            elif kind == 2:
                 gx = rule(g_out, ans, env[first], env[second])
             elif kind == 1:
                 gx = rule(g_out, ans, env[first])

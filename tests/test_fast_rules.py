@@ -9,10 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tapegrad as tg
-from tapegrad.ops import arithmetic
+from tapegrad.ops import arithmetic, elementwise
 from tapegrad.testing import strategies as tst
 
 PRIMITIVES = [arithmetic._add, arithmetic._subtract, arithmetic._multiply, arithmetic._divide]
+UNARY = [elementwise._relu]
 
 
 def test_the_list_covers_every_primitive_with_shortcuts():
@@ -26,7 +27,7 @@ def test_the_list_covers_every_primitive_with_shortcuts():
         for value in vars(module).values()
         if isinstance(value, tg.Primitive) and value.same_shape_vjps is not None
     }
-    assert found == set(PRIMITIVES)
+    assert found == set(PRIMITIVES + UNARY)
 
 
 @pytest.mark.parametrize("primitive", PRIMITIVES, ids=lambda p: p.name)
@@ -49,3 +50,18 @@ def test_shortcuts_match_the_general_rules(primitive, data, dtype):
         general = general.numpy() if isinstance(general, tg.Tensor) else general
         assert np.shape(fast) == np.shape(general) == np.shape(inputs[k])
         np.testing.assert_array_equal(fast, general)
+
+
+@pytest.mark.parametrize("primitive", UNARY, ids=lambda p: p.name)
+@given(data=st.data(), dtype=st.sampled_from([np.float64, np.float32]))
+def test_unary_shortcuts_match_the_general_rules(primitive, data, dtype):
+    x = data.draw(tst.arrays(), label="x").astype(dtype)
+    x = np.where(data.draw(st.booleans(), label="with zeros"), np.round(x), x)  # ties at 0
+    ans = primitive.forward(np, x)
+    g = data.draw(tst.arrays(np.shape(ans)), label="g").astype(ans.dtype)
+    fast = primitive.same_shape_vjps[0](g, ans, x)
+    general = primitive.rule(0)(g, ans, x)
+    general = general.numpy() if isinstance(general, tg.Tensor) else general
+    assert np.shape(fast) == np.shape(general) == np.shape(x)
+    assert np.result_type(fast) == np.result_type(general)
+    np.testing.assert_array_equal(fast, general)

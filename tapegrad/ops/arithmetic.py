@@ -11,7 +11,13 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
-from tapegrad.ops.primitive import Primitive, explain_broadcast, shape_of, unbroadcast
+from tapegrad.ops.primitive import (
+    Primitive,
+    explain_broadcast,
+    passthrough,
+    shape_of,
+    unbroadcast,
+)
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
@@ -20,7 +26,7 @@ _add = Primitive("add", lambda xp, x, y: xp.add(x, y), explain=explain_broadcast
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(g, shape_of(y)),
 )
-_add.defvjp_same_shape(lambda g, ans, x, y: g, lambda g, ans, x, y: g)
+_add.defvjp_same_shape(passthrough, passthrough)
 
 
 def add(x: ArrayLike, y: ArrayLike) -> Tensor:
@@ -34,7 +40,7 @@ _subtract = Primitive(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(-g, shape_of(y)),
 )
-_subtract.defvjp_same_shape(lambda g, ans, x, y: g, lambda g, ans, x, y: -g)
+_subtract.defvjp_same_shape(passthrough, lambda g, ans, x, y: -g)
 
 
 def subtract(x: ArrayLike, y: ArrayLike) -> Tensor:
