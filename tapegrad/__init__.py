@@ -1,4 +1,5 @@
-"""tapegrad: tape-based (Wengert list) reverse-mode automatic differentiation for NumPy.
+"""tapegrad: tape-based (Wengert list) reverse-mode automatic differentiation for NumPy
+(CPU) and CuPy (GPU).
 
 >>> import tapegrad as tg
 >>> x = tg.Variable(2.0)
@@ -8,6 +9,7 @@
 12.0
 """
 
+from tapegrad import random
 from tapegrad.debug import detect_anomaly
 from tapegrad.devices import default_device, device_scope, set_default_device
 from tapegrad.ops import *  # noqa: F403 - the op library is the public namespace
@@ -24,6 +26,7 @@ __all__ = [
     "default_device",
     "detect_anomaly",
     "device_scope",
+    "random",
     "set_default_device",
     "tensor",
     *_ops_all,

@@ -1,6 +1,7 @@
 """Creation: zeros ones full zeros_like ones_like arange eye asarray (no gradient).
 
-New arrays go to ``device`` (the default device when None), or next to ``like``.
+New arrays go to ``device``; when it is None, next to ``like``, else to the default
+device (see :func:`tapegrad.set_default_device`).
 """
 
 from __future__ import annotations
@@ -17,17 +18,17 @@ Shape = int | tuple[int, ...]
 
 
 def _make(build: Any, dtype: Any, device: str | None, like: Any) -> Tensor:
-    """Run ``build(xp, dtype, **device_kwargs)`` in the namespace of ``like`` or ``device``."""
-    if like is not None:
+    """Run ``build(xp, dtype, **device_kwargs)`` on ``device``, else next to ``like``,
+    else on the default device."""
+    if device is None and like is not None:
         data = raw(like)
         xp = backend.namespace(data)
         if xp is np:
             return Tensor(build(np, dtype))
-        return Tensor(build(xp, dtype, device=data.device))
-    target = devices.normalize(device)
-    if target == "cpu":
-        return Tensor(build(np, dtype))
-    return Tensor(devices.make_array(build(np, dtype), None, target))
+        return Tensor(build(xp, backend.dtype_in(xp, dtype), device=data.device))
+    return Tensor(
+        devices.build(device, lambda xp, **kw: build(xp, backend.dtype_in(xp, dtype), **kw))
+    )
 
 
 def _default_dtype(dtype: Any, like: Any) -> Any:
@@ -100,11 +101,15 @@ def eye(
 
 
 def asarray(data: Any, dtype: Any = None, like: Any = None) -> Tensor:
-    """``data`` as a Tensor without copying when it already fits (for internal use and seeds)."""
+    """``data`` as a Tensor next to ``like`` (else where ``data`` is), copying only to move it.
+
+    For internal use and gradient seeds: no copy is made when ``data`` already fits.
+    """
     data = raw(data)
-    if like is not None:
-        xp = backend.namespace(raw(like))
-        if xp is np:
-            return Tensor(np.asarray(backend.to_host(data), dtype=dtype))
-        return Tensor(xp.asarray(data, dtype=dtype, device=raw(like).device))
-    return Tensor(np.asarray(data, dtype=dtype))
+    to = backend.placement_of(raw(like) if like is not None else data)
+    out = backend.move(data, to)
+    if dtype is not None:
+        dtype = backend.dtype_in(to.xp, dtype)
+        if out.dtype != dtype:
+            out = to.xp.astype(out, dtype)
+    return Tensor(out)

@@ -45,8 +45,7 @@ def _index_add_forward(xp: Any, values: Any, shape: tuple[int, ...], index: tupl
     target = xp.zeros(shape, dtype=values.dtype, **_device_kwargs(xp, values))
     if _accumulates(index):
         return backend.scatter_add(xp, target, index, values)
-    target[index] = values
-    return target
+    return backend.index_set(xp, target, index, values)
 
 
 def _device_kwargs(xp: Any, like: Any) -> dict[str, Any]:
@@ -63,7 +62,7 @@ def index_add(values: ArrayLike, shape: tuple[int, ...], index: Any) -> Tensor:
     return _index_add(values, shape=tuple(shape), index=normalize_index(index))
 
 
-_getitem = Primitive("getitem", lambda xp, x, index: x[index]).defvjp(
+_getitem = Primitive("getitem", backend.gather).defvjp(
     lambda g, ans, x, index: _index_add(g, shape=shape_of(x), index=index)
 )
 

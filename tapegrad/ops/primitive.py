@@ -62,6 +62,9 @@ class Primitive:
         arrays = [x.data if isinstance(x, Tensor) else x for x in inputs]
         try:
             xp = backend.namespace(*arrays)
+        except backend.MixedDevicesError as exc:
+            raise backend.MixedDevicesError(f"{self.name}: {exc}") from None
+        try:
             out = self.forward(xp, *arrays, **params)
         except (ValueError, TypeError, IndexError) as exc:
             raise type(exc)(self._explain(exc, arrays, params)) from exc
