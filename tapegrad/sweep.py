@@ -74,8 +74,9 @@ class _Plan:
         self.targets = targets
         self.sources = sources
         self.source_ids = {s._id for s in sources}
-        # Forward pass: the serials that depend on a source, and the entries that produce them.
-        depends = set(self.source_ids)
+        # Forward pass: the serials that depend on a watched source, and the entries that
+        # produce them. An unwatched source gets no gradient, even if a recorded op read it.
+        depends = self.source_ids & tape._watched
         relevant = []
         for i, entry in enumerate(tape._entries):
             if entry is None:

@@ -1,0 +1,97 @@
+"""The reverse sweep: iterative, pruned, dtype-preserving, and freeing as it goes."""
+
+import gc
+import weakref
+
+import numpy as np
+
+import tapegrad as tg
+from tapegrad.ops import Primitive
+
+
+def test_a_million_entry_tape_needs_no_recursion():
+    x = tg.tensor(1.0)
+    steps = 1_000_000
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in range(steps):
+            y = -y
+    assert len(tape) == steps
+    assert tape.gradient(y, x).item() == 1.0
+
+
+def test_entries_off_the_path_are_skipped():
+    calls = []
+
+    def counted(name):
+        op = Primitive(name, lambda xp, x: x + 1.0)
+        op.defvjp(lambda g, ans, x: calls.append(name) or g)
+        return op
+
+    before, between, after = counted("before"), counted("between"), counted("after")
+    a = tg.tensor(1.0)
+    with tg.GradientTape(persistent=True) as tape:
+        tape.watch(a)
+        b = before(a)  # upstream of the source b
+        c = between(b)
+        unused = after(b)  # not on the way to the target
+        d = c * 2.0
+    tape.gradient(d, b)
+    assert calls == ["between"]
+    assert unused.item() == 3.0
+
+
+def test_dtype_is_kept_through_mixed_precision():
+    x32 = tg.tensor(np.array([1.0, 2.0], dtype=np.float32))
+    y64 = tg.tensor(np.array([3.0, 4.0]))
+    with tg.GradientTape() as tape:
+        tape.watch([x32, y64])
+        z = tg.sum(x32 * y64 * 2.0)
+    assert z.dtype == np.float64
+    gx, gy = tape.gradient(z, [x32, y64])
+    assert gx.dtype == np.float32 and gy.dtype == np.float64
+    np.testing.assert_allclose(gx.numpy(), [6.0, 8.0])
+
+
+def test_python_scalars_never_upcast_float32():
+    x = tg.tensor(np.ones(3, dtype=np.float32))
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = (x * 2.5 + 1) ** 2 / 3.0 - 1
+    assert y.dtype == np.float32
+    assert tape.gradient(y, x).dtype == np.float32
+
+
+def test_non_persistent_sweep_frees_saved_inputs_as_it_passes():
+    seen = []
+    probe = Primitive("probe", lambda xp, x: x * 1.0)
+    probe.defvjp(lambda g, ans, x: seen.append(list(tape._entries)) or g)
+    x = tg.tensor(np.ones(1000))
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = probe(x)
+        z = tg.exp(y)
+        ref = weakref.ref(z)
+        w = tg.sum(z)
+    del z
+    gc.collect()
+    assert ref() is not None  # saved by the tape (exp's output, sum's input)
+    tape.gradient(w, x)
+    # When probe's rule ran (first entry), the later entries were already freed.
+    assert seen[0][1:] == [None, None]
+    gc.collect()
+    assert ref() is None
+    assert len(tape) == 0
+
+
+def test_gradient_is_a_tensor_with_source_shape_for_broadcast_inputs():
+    x = tg.tensor(np.ones((3, 1)))
+    b = tg.tensor(np.ones(4))
+    with tg.GradientTape() as tape:
+        tape.watch([x, b])
+        y = x * b
+    gx, gb = tape.gradient(y, [x, b])
+    assert gx.shape == (3, 1) and gb.shape == (4,)
+    np.testing.assert_allclose(gx.numpy(), 4.0)
+    np.testing.assert_allclose(gb.numpy(), 3.0)

@@ -1,0 +1,142 @@
+"""Tensor and Variable (DESIGN.md, "Tensors")."""
+
+import numpy as np
+import pytest
+
+import tapegrad as tg
+
+
+def test_dtype_rules_follow_numpy():
+    assert tg.tensor(1.5).dtype == np.float64
+    assert tg.tensor([1, 2]).dtype == np.int64
+    assert tg.tensor(np.float32(1.0)).dtype == np.float32
+    assert tg.tensor([1, 2], dtype=np.float32).dtype == np.float32
+    x = tg.tensor(np.ones(2, dtype=np.float32))
+    assert (x * 2.0).dtype == np.float32
+    assert (2.0 - x).dtype == np.float32
+    assert (x / 3).dtype == np.float32
+
+
+def test_tensor_copies_its_data():
+    data = np.ones(3)
+    t = tg.tensor(data)
+    data[0] = 5.0
+    assert t.numpy()[0] == 1.0
+
+
+def test_metadata():
+    t = tg.tensor(np.zeros((2, 3, 4), dtype=np.float32))
+    assert t.shape == (2, 3, 4) and t.ndim == 3 and t.size == 24 and len(t) == 2
+    assert t.device == "cpu"
+    assert t.T.shape == (4, 3, 2)
+    with pytest.raises(TypeError, match="0-d"):
+        len(tg.tensor(1.0))
+
+
+def test_leaving_the_tape():
+    t = tg.tensor([[1.0, 2.0]])
+    assert isinstance(t.numpy(), np.ndarray)
+    assert np.asarray(t).tolist() == [[1.0, 2.0]]
+    assert tg.tensor(2.5).item() == 2.5
+    assert float(tg.tensor(2.5)) == 2.5 and int(tg.tensor(3)) == 3
+    assert bool(tg.tensor(1.0)) is True
+    assert [2, 3, 4][tg.tensor(1)] == 3
+
+
+def test_operators_and_reflected_forms():
+    x = tg.tensor([1.0, 2.0])
+    a = np.array([3.0, 4.0])
+    for result, expected in [
+        (x + 1, [2, 3]),
+        (1 + x, [2, 3]),
+        (x - a, [-2, -2]),
+        (a - x, [2, 2]),
+        (x * a, [3, 8]),
+        (a / x, [3, 2]),
+        (x**2, [1, 4]),
+        (2**x, [2, 4]),
+        (-x, [-1, -2]),
+        (abs(-x), [1, 2]),
+        (+x, [1, 2]),
+    ]:
+        assert isinstance(result, tg.Tensor)
+        np.testing.assert_allclose(result.numpy(), expected)
+    m = np.eye(2)
+    assert isinstance(m @ x, tg.Tensor) and isinstance(x @ m, tg.Tensor)
+
+
+def test_reflected_ndarray_ops_record():
+    x = tg.tensor([1.0, 2.0])
+    a = np.array([3.0, 4.0])
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = np.sum(a * x + a @ x)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), a + 2 * a)
+
+
+def test_comparisons_are_boolean_and_record_nothing():
+    x = tg.tensor([1.0, 2.0, 3.0])
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        masks = [x < 2, x <= 2, x > 2, x >= 2, x == 2, x != 2]
+    assert len(tape) == 0
+    assert all(m.dtype == np.bool_ for m in masks)
+    assert (x == 2).numpy().tolist() == [False, True, False]
+
+
+def test_indexing_forms():
+    x = tg.tensor(np.arange(12.0).reshape(3, 4))
+    assert x[1].numpy().tolist() == [4, 5, 6, 7]
+    assert x[:, 1:3].shape == (3, 2)
+    assert x[[0, 0, 2]].shape == (3, 4)
+    assert x[x > 5].numpy().tolist() == [6, 7, 8, 9, 10, 11]
+    assert x[None, ..., -1].shape == (1, 3)
+    assert x[tg.tensor([2, 0])].numpy()[:, 0].tolist() == [8, 0]
+
+
+def test_iteration_yields_rows():
+    rows = list(tg.tensor(np.arange(6.0).reshape(3, 2)))
+    assert [r.numpy().tolist() for r in rows] == [[0, 1], [2, 3], [4, 5]]
+
+
+def test_tensors_are_hashable_by_identity():
+    a, b = tg.tensor(1.0), tg.tensor(1.0)
+    assert len({a, b}) == 2
+
+
+def test_method_forms():
+    x = tg.tensor(np.arange(1.0, 7.0).reshape(2, 3))
+    np.testing.assert_allclose(x.sum(axis=0).numpy(), [5, 7, 9])
+    np.testing.assert_allclose(x.mean().numpy(), 3.5)
+    np.testing.assert_allclose(x.reshape(3, 2).numpy(), x.numpy().reshape(3, 2))
+    np.testing.assert_allclose(x.transpose().numpy(), x.numpy().T)
+    np.testing.assert_allclose(x.exp().log().numpy(), x.numpy())
+    np.testing.assert_allclose(x.max(axis=1).numpy(), [3, 6])
+    assert x.argmax().item() == 5
+    assert x.astype(np.float32).dtype == np.float32
+    assert repr(tg.tensor([1.0])) == "tensor([1.], dtype=float64)"
+
+
+def test_variable_assign_family():
+    w = tg.Variable([1.0, 2.0], name="w")
+    assert w.version == 0 and w.trainable and w.name == "w"
+    w.assign([5.0, 6.0])
+    w.assign_add(tg.tensor([1.0, 1.0]))
+    w.assign_sub(np.array([2.0, 2.0]))
+    assert w.numpy().tolist() == [4.0, 5.0] and w.version == 3
+    assert "Variable('w'" in repr(w)
+
+
+def test_variable_assign_copies():
+    w = tg.Variable([0.0, 0.0])
+    source = np.array([1.0, 2.0])
+    w.assign(source)
+    source[0] = 9.0
+    assert w.numpy().tolist() == [1.0, 2.0]
+
+
+def test_numpy_protocol_returns_tensors():
+    x = tg.tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert isinstance(np.exp(x), tg.Tensor)
+    assert np.sum(x, axis=0).numpy().tolist() == [4.0, 6.0]
+    assert isinstance(np.ones((2, 2)) @ x, tg.Tensor)
