@@ -16,6 +16,7 @@ the two results are compared. Without CuPy or a GPU the GPU column says
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import sys
@@ -190,6 +191,16 @@ def gpu_status() -> str | None:
     return None
 
 
+def cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def gpu_name() -> str:
     cp = devices.cupy()
     name = cp.cuda.runtime.getDeviceProperties(0)["name"]
@@ -228,7 +239,8 @@ def report(works: list[Workload], gpu_note: str | None, quick: bool, plot_note: 
         f"{time.strftime('%Y-%m-%d')}: forward + gradient, median of repeats after a warm-up, "
         "device synchronised before each clock read, float32.",
         "",
-        f"- CPU: {platform.processor() or platform.machine()}, NumPy {np.__version__}, "
+        f"- CPU: {cpu_name()}, {os.cpu_count()} cores "
+        f"(load average {os.getloadavg()[0]:.1f} at the end), NumPy {np.__version__}, "
         f"Python {platform.python_version()}",
         f"- {gpu}" if gpu else f"- GPU column unavailable: {gpu_note}",
         f"- Plot: {plot_note}",

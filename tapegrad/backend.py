@@ -13,6 +13,7 @@ native kernel where the namespace has one, else to the standard-only versions in
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -214,6 +215,20 @@ def move(a: Any, to: Placement) -> Any:
     # Through the host: it works between any two libraries and any two devices.
     host = a if type(a) is _ndarray else to_host(a)
     return to.xp.asarray(host, device=to.device)
+
+
+def on_device(a: Any) -> contextlib.AbstractContextManager[Any]:
+    """A context making ``a``'s GPU CuPy's current device (CuPy creates arrays and runs
+    kernels there, whatever ``device=`` says); nothing for other arrays."""
+    return a.device if is_cupy(a) else contextlib.nullcontext()
+
+
+def zeros(xp: ModuleType, shape: tuple[int, ...], like: Any) -> Any:
+    """Zeros of ``shape`` with ``like``'s dtype, namespace and device."""
+    if xp is np:
+        return np.zeros(shape, dtype=like.dtype)
+    with on_device(like):
+        return xp.zeros(shape, dtype=like.dtype, device=like.device)
 
 
 def index_on(xp: ModuleType, like: Any, index: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -134,7 +134,8 @@ def build(device: str | None, make: Any) -> Any:
     to = placement(device)
     if to.xp is np:
         return make(np)
-    return make(to.xp, device=to.device)
+    with to.device:  # CuPy creates arrays on its current device, whatever device= says
+        return make(to.xp, device=to.device)
 
 
 def set_default_device(device: str) -> None:
@@ -145,9 +146,10 @@ def set_default_device(device: str) -> None:
     >>> tg.default_device()
     'cpu'
     """
-    target = normalize(device)
-    placement(target)  # fail now, not at the first Tensor, when no GPU is there
-    _default_device.set(target)
+    to = placement(device)  # fails now, not at the first Tensor, when no GPU is there
+    if to.xp is not np:
+        to.device.use()  # CuPy runs kernels on its current device
+    _default_device.set(to.name)
 
 
 def default_device() -> str:
@@ -157,17 +159,18 @@ def default_device() -> str:
 
 @contextlib.contextmanager
 def device_scope(device: str) -> Iterator[str]:
-    """New Tensors default to ``device`` inside the ``with`` block.
+    """New Tensors default to ``device`` inside the ``with`` block (for a GPU, CuPy's
+    current device is that GPU there too, so its kernels run on it).
 
     >>> import tapegrad as tg
     >>> with tg.device_scope("cpu"):
     ...     tg.zeros(2).device
     'cpu'
     """
-    target = normalize(device)
-    placement(target)
-    token = _default_device.set(target)
+    to = placement(device)
+    token = _default_device.set(to.name)
     try:
-        yield target
+        with contextlib.nullcontext() if to.xp is np else to.device:
+            yield to.name
     finally:
         _default_device.reset(token)

@@ -25,7 +25,8 @@ def _make(build: Any, dtype: Any, device: str | None, like: Any) -> Tensor:
         xp = backend.namespace(data)
         if xp is np:
             return Tensor(build(np, dtype))
-        return Tensor(build(xp, backend.dtype_in(xp, dtype), device=data.device))
+        with backend.on_device(data):
+            return Tensor(build(xp, backend.dtype_in(xp, dtype), device=data.device))
     return Tensor(
         devices.build(device, lambda xp, **kw: build(xp, backend.dtype_in(xp, dtype), **kw))
     )

@@ -42,14 +42,10 @@ def _accumulates(index: tuple[Any, ...]) -> bool:
 
 
 def _index_add_forward(xp: Any, values: Any, shape: tuple[int, ...], index: tuple) -> Any:
-    target = xp.zeros(shape, dtype=values.dtype, **_device_kwargs(xp, values))
+    target = backend.zeros(xp, shape, like=values)
     if _accumulates(index):
         return backend.scatter_add(xp, target, index, values)
     return backend.index_set(xp, target, index, values)
-
-
-def _device_kwargs(xp: Any, like: Any) -> dict[str, Any]:
-    return {} if xp is np else {"device": like.device}
 
 
 _index_add = Primitive("index_add", _index_add_forward).defvjp(
