@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapegrad import debug, ops
+from tapegrad import debug, explain, ops
 from tapegrad.tape import Entry, GradientTape, _flatten
 from tapegrad.tensor import Tensor, Variable
 
@@ -31,7 +31,8 @@ def gradient(
     plan = _Plan(tape, targets, flat_sources)
     plan.check_connected(unconnected_gradients)
     plan.check_versions()
-    cotangents = plan.sweep(seeds, free=not tape.persistent)
+    # Under detect_anomaly the entries stay to the end: the tape can be printed after an error.
+    cotangents = plan.sweep(seeds, free=not tape.persistent and not debug.anomaly_mode())
     results = [_result(cotangents.get(s._id), s, unconnected_gradients) for s in flat_sources]
     _finish(tape)
     return _pack(sources, iter(results))
@@ -104,7 +105,8 @@ class _Plan:
         for s in self.sources:
             if s._id not in self.connected:
                 raise ValueError(
-                    f"gradient: source {_describe(s)} is unconnected: {_why(self.tape, s)}"
+                    f"gradient: source {_describe(s)} is unconnected: "
+                    f"{explain.why_unconnected(self.tape, s, self.targets)}"
                 )
 
     def check_versions(self) -> None:
@@ -128,7 +130,7 @@ class _Plan:
                 _accumulate(cotangents, t._id, seed)
         entries = self.tape._entries
         depends, keep = self.depends, self.source_ids
-        with self.tape._paused():
+        with self.tape._paused(), debug.running_rules():
             for i in self.on_path:
                 entry = entries[i]
                 out_id = entry.output._id
@@ -159,7 +161,7 @@ def _apply_rules(index: int, entry: Entry, g: Tensor, depends: set[int], cotange
             if gx.dtype != x.dtype:
                 gx = ops.astype(gx, x.dtype)
             if debug.anomaly_mode():
-                debug.check_backward(entry, index, gx)
+                debug.check_backward(entry, index, k, gx, g)
             _accumulate(cotangents, x._id, gx)
 
 
@@ -239,16 +241,3 @@ def _pack(structure: Any, leaves: Any) -> Any:
 def _describe(t: Tensor) -> str:
     name = f"{t.name!r} " if isinstance(t, Variable) and t.name else ""
     return f"{name}{type(t).__name__} of shape {t.shape} {t.dtype}"
-
-
-def _why(tape: GradientTape, s: Tensor) -> str:
-    """The reason a source got no gradient, for ``unconnected_gradients="raise"``."""
-    if s._id not in tape._watched:
-        if isinstance(s, Variable) and not s.trainable:
-            return "it is a non-trainable Variable and was never watched"
-        return "it was never watched (call tape.watch on it, or use a trainable Variable)"
-    if s._id in tape._escapes:
-        return f"its value left the tape through {tape._escapes[s._id]}"
-    if s._id in tape._stopped_reads:
-        return "it was only read under tape.stop_recording()"
-    return "there is no path from it to the target on this tape"

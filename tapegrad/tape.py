@@ -8,10 +8,13 @@ import os
 import sys
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tapegrad import backend
 from tapegrad.tensor import Tensor, Variable
+
+if TYPE_CHECKING:
+    from tapegrad.listing import TapeSummary
 
 # The tapes entered in this thread/context, innermost last. Primitives read this
 # once per call: an empty tuple means "nothing records", the fast path.
@@ -27,10 +30,11 @@ class Entry:
     """One line of the Wengert list: ``output = primitive(*inputs, **params)``.
 
     ``inputs`` keeps the Tensors (the saved inputs) and the constants the op
-    read; ``versions`` the version of each Variable input at record time.
+    read; ``versions`` the version of each Variable input at record time;
+    ``site`` the user's ``(filename, line)`` that recorded it.
     """
 
-    __slots__ = ("primitive", "inputs", "output", "params", "versions", "where")
+    __slots__ = ("primitive", "inputs", "output", "params", "versions", "site")
 
     def __init__(
         self,
@@ -39,14 +43,19 @@ class Entry:
         output: Tensor,
         params: dict[str, Any],
         versions: tuple[tuple[int, int], ...],
-        where: str | None,
+        site: tuple[str, int] | None,
     ) -> None:
         self.primitive = primitive
         self.inputs = inputs
         self.output = output
         self.params = params
         self.versions = versions
-        self.where = where
+        self.site = site
+
+    @property
+    def where(self) -> str | None:
+        """``"train.py:42"``: the user's source line that recorded this entry."""
+        return format_site(self.site)
 
     def __repr__(self) -> str:
         return f"<Entry {self.primitive.name} -> #{self.output._id} {self.output.shape}>"
@@ -161,6 +170,44 @@ class GradientTape:
         flags = " persistent" if self.persistent else ""
         return f"<GradientTape{flags} with {len(self)} entries>"
 
+    def summary(self) -> TapeSummary:
+        """The memory report: entries and saved bytes per op and in total.
+
+        >>> import tapegrad as tg
+        >>> x = tg.tensor([1.0, 2.0])
+        >>> with tg.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = (x * x).sum()
+        >>> report = tape.summary()
+        >>> report.entries, report.ops["multiply"].entries
+        (2, 1)
+        """
+        from tapegrad.listing import summary
+
+        return summary(self)
+
+    def to_dot(self, target: Any = None, sources: Any = None) -> str:
+        """Graphviz DOT text of the tape: Tensors as ellipses, ops as boxes.
+
+        Watched sources (or ``sources``) and the target (or the results no entry
+        reads) are highlighted. Needs no dependency; see :func:`tapegrad.viz.to_dot`.
+        """
+        from tapegrad.viz import to_dot
+
+        return to_dot(self, target=target, sources=sources)
+
+    def render(
+        self,
+        path: str | os.PathLike[str],
+        format: str = "png",
+        target: Any = None,
+        sources: Any = None,
+    ) -> str:
+        """Draw the tape to ``path`` with Graphviz; see :func:`tapegrad.viz.render`."""
+        from tapegrad.viz import render
+
+        return render(self, path, format=format, target=target, sources=sources)
+
     # --- differentiation -----------------------------------------------------------
     def gradient(
         self,
@@ -223,6 +270,7 @@ def record(
         return
     if not backend.is_floating(output.dtype):
         return  # integer and boolean results carry no gradient
+    site = caller_site()
     versions = []
     for k, x in enumerate(inputs):
         if isinstance(x, Tensor):
@@ -238,9 +286,7 @@ def record(
         for x in inputs:
             if type(x) is Variable and _reads(tape, x):
                 tape._add_watched(x)
-        tape._entries.append(
-            Entry(primitive, inputs, output, params, tuple(versions), _source_line())
-        )
+        tape._entries.append(Entry(primitive, inputs, output, params, tuple(versions), site))
         tape._watched.add(output._id)
 
 
@@ -264,45 +310,59 @@ def _reads(tape: GradientTape, x: Tensor) -> bool:
     )
 
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+# With the separator, so that a user's ``tapegrad_demo.py`` next to the package is not "inside".
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
-def user_frame() -> Any:
-    """The innermost stack frame outside the tapegrad package (the user's code)."""
+def caller_site() -> tuple[str, int] | None:
+    """``(filename, line)`` of the innermost frame outside tapegrad.
+
+    Called for every recorded op, so it only walks up to the user's frame (a
+    handful of tapegrad frames) and keeps the filename string as it is: the
+    formatting waits until someone reads ``entry.where``.
+    """
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_PACKAGE_DIR):
+            return filename, frame.f_lineno
         frame = frame.f_back
-    return frame
+    return None
 
 
-def _source_line() -> str | None:
-    """The user's ``file:line`` that recorded the current op: a short walk up the stack."""
-    frame = user_frame()
-    if frame is None:
+def format_site(site: tuple[str, int] | None) -> str | None:
+    """``("/home/me/train.py", 42)`` -> ``"train.py:42"``."""
+    if site is None:
         return None
-    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+    return f"{os.path.basename(site[0])}:{site[1]}"
 
 
 def note_escape(t: Tensor, how: str) -> None:
-    """Remember (and warn once per call site) that a watched value left the tape."""
+    """Remember (and warn once per call site) that a watched value left a recording tape.
+
+    ``tape.gradient(..., unconnected_gradients="raise")`` later gives this as the
+    reason a source has no gradient.
+    """
+    site = None
     for tape in _active.get():
-        if tape._mode is RECORDING and t._id in tape._watched and t._id not in tape._escapes:
-            tape._escapes[t._id] = f"{how} at {_source_line()}"
-            _warn_escape(t, how)
+        if tape._mode is RECORDING and _reads(tape, t):
+            site = site or caller_site()
+            tape._escapes.setdefault(t._id, f"{how} at {format_site(site)}")
+    if site is not None:
+        _warn_escape(t, how, site)
 
 
 _warned_sites: set[tuple[str, int]] = set()
 
 
-def _warn_escape(t: Tensor, how: str) -> None:
-    frame = user_frame()
-    site = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else ("?", 0)
+def _warn_escape(t: Tensor, how: str, site: tuple[str, int]) -> None:
     if site in _warned_sites:
         return
     _warned_sites.add(site)
     warnings.warn_explicit(
-        f"a watched Tensor of shape {t.shape} left the tape through {how} inside a recording "
-        "GradientTape: values computed from the result carry no gradient",
+        f"a watched Tensor of shape {t.shape} left the tape through {how} at "
+        f"{format_site(site)} inside a recording GradientTape: values computed from the "
+        "result carry no gradient",
         UserWarning,
         site[0],
         site[1],

@@ -298,6 +298,8 @@ class Variable(Tensor):
         trainable: bool = True,
         name: str | None = None,
     ) -> None:
+        if isinstance(data, Tensor):
+            _tape.note_escape(data, "tg.Variable()")
         super().__init__(tensor(data, dtype=dtype, device=device).data)
         self.version = 0
         self.trainable = trainable
@@ -354,6 +356,7 @@ def tensor(data: Any, dtype: Any = None, device: str | None = None) -> Tensor:
     (dtype('int64'), dtype('float64'))
     """
     if isinstance(data, Tensor):
+        _tape.note_escape(data, "tg.tensor()")
         data = data.data
     return Tensor(_devices.make_array(data, dtype, device))
 

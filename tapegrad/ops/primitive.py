@@ -72,7 +72,7 @@ class Primitive:
             out = np.asarray(out)
         result = Tensor(out)
         if debug.anomaly_mode():
-            debug.check_forward(self.name, result)
+            debug.check_forward(self, inputs, result)
         if self.differentiable:
             tapes = _active.get()
             if tapes:

@@ -1,0 +1,156 @@
+"""The tape as a picture: Graphviz DOT text, and a drawing through the graphviz package.
+
+Tensors are ellipses labelled with their number (the same ``%N`` as in
+``str(tape)``), shape and dtype; ops are boxes labelled with their name, tape
+index and parameters. Watched sources are blue, the target is orange, and
+Tensors that no tape watches (constants) are grey and dashed.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from tapegrad.listing import TensorNames, constant, dtype_name
+from tapegrad.tape import GradientTape, _flatten
+from tapegrad.tensor import Tensor, Variable
+
+SOURCE_COLOR = "#cfe2ff"
+TARGET_COLOR = "#ffd8a8"
+CONSTANT_COLOR = "#888888"
+
+
+def _quote(text: str) -> str:
+    """A DOT string literal; ``\\n`` in ``text`` stays a DOT line break."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _attrs(**attrs: str) -> str:
+    return "[" + ", ".join(f"{key}={_quote(value)}" for key, value in attrs.items()) + "]"
+
+
+def to_dot(tape: GradientTape, target: Any = None, sources: Any = None) -> str:
+    """Graphviz DOT text of ``tape``; needs no dependency.
+
+    ``target`` and ``sources`` (Tensors or nests of them) choose what to
+    highlight; by default the sources are the watched Tensors that no entry
+    computed and the target is every output that no later entry reads.
+
+    >>> import tapegrad as tg
+    >>> x, y = tg.tensor(1.0), tg.tensor(2.0)
+    >>> with tg.GradientTape() as tape:
+    ...     tape.watch([x, y])
+    ...     z = x + y
+    >>> print(tape.to_dot().splitlines()[0])
+    digraph tape {
+    """
+    entries = [(i, e) for i, e in enumerate(tape._entries) if e is not None]
+    outputs = {e.output._id for _, e in entries}
+    read = {x._id for _, e in entries for x in e.inputs if isinstance(x, Tensor)}
+    if sources is None:
+        source_ids = {i for i in read if i in tape._watched and i not in outputs}
+    else:
+        source_ids = {t._id for t in _flatten(sources) if isinstance(t, Tensor)}
+    if target is None:
+        target_ids = outputs - read
+    else:
+        target_ids = {t._id for t in _flatten(target) if isinstance(t, Tensor)}
+
+    names = TensorNames()
+    lines = [
+        "digraph tape {",
+        '  graph [rankdir="TB", fontname="Helvetica"];',
+        '  node [fontname="Helvetica", fontsize="11"];',
+        '  edge [fontname="Helvetica", fontsize="9", color="#555555"];',
+    ]
+    drawn: set[int] = set()
+
+    def tensor_node(t: Tensor) -> str:
+        node = f"t{t._id}"
+        if t._id in drawn:
+            return node
+        drawn.add(t._id)
+        label = names(t) + (f" <{t.name}>" if isinstance(t, Variable) and t.name else "")
+        attrs = {"shape": "ellipse", "label": f"{label}\n{t.shape} {dtype_name(t.dtype)}"}
+        if t._id in target_ids:
+            attrs.update(style="filled,bold", fillcolor=TARGET_COLOR, tooltip="target")
+        elif t._id in source_ids:
+            attrs.update(style="filled,bold", fillcolor=SOURCE_COLOR, tooltip="watched source")
+        elif t._id not in tape._watched:
+            attrs.update(style="dashed", color=CONSTANT_COLOR, fontcolor=CONSTANT_COLOR)
+            attrs["tooltip"] = "not watched: no gradient flows to it"
+        lines.append(f"  {node} {_attrs(**attrs)};")
+        return node
+
+    for index, entry in entries:
+        op = f"op{index}"
+        label = f"{entry.primitive.name}  #{index}"
+        params = [f"{key}={constant(value)}" for key, value in entry.params.items()]
+        if params:
+            label += "\n" + "\n".join(params)
+        attrs = {"shape": "box", "label": label, "tooltip": entry.where or "", "ordering": "in"}
+        lines.append(f"  {op} {_attrs(**attrs)};")
+        several = len(entry.inputs) > 1
+        for k, x in enumerate(entry.inputs):
+            if isinstance(x, Tensor):
+                node = tensor_node(x)
+            else:
+                node = f"c{index}_{k}"
+                attrs = {"shape": "plain", "label": constant(x), "fontcolor": CONSTANT_COLOR}
+                lines.append(f"  {node} {_attrs(**attrs)};")
+            edge = f" {_attrs(label=str(k))}" if several else ""
+            lines.append(f"  {node} -> {op}{edge};")
+        lines.append(f"  {op} -> {tensor_node(entry.output)};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+_NO_PACKAGE = (
+    "GradientTape.render needs the graphviz Python package: pip install 'tapegrad[viz]' "
+    "(or pip install graphviz). tape.to_dot() gives the DOT text without it."
+)
+_NO_DOT = (
+    "GradientTape.render needs the Graphviz `dot` program on PATH: install Graphviz "
+    "(apt-get install graphviz, brew install graphviz, conda install -c conda-forge graphviz, "
+    "or https://graphviz.org/download/). tape.to_dot() gives the DOT text without it."
+)
+
+
+def render(
+    tape: GradientTape,
+    path: str | os.PathLike[str],
+    format: str = "png",
+    target: Any = None,
+    sources: Any = None,
+) -> str:
+    """Draw ``tape`` into the file ``path`` (``format``: png, svg, pdf...); returns the path.
+
+    Uses the ``graphviz`` package (the ``viz`` extra) and the ``dot`` program;
+    when either is missing, raises ImportError or RuntimeError saying how to
+    install it.
+
+    >>> import tapegrad as tg
+    >>> x = tg.tensor(1.0)
+    >>> with tg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = x * 2.0
+    >>> tape.render("tape.svg", format="svg")  # doctest: +SKIP
+    'tape.svg'
+    """
+    try:
+        import graphviz
+    except ImportError as exc:
+        raise ImportError(_NO_PACKAGE) from exc
+    if format not in graphviz.FORMATS:
+        raise ValueError(
+            f"GradientTape.render: unknown format {format!r}; "
+            f"Graphviz knows {', '.join(sorted(graphviz.FORMATS))}"
+        )
+    dot = to_dot(tape, target=target, sources=sources)
+    try:
+        image = graphviz.Source(dot).pipe(format=format)
+    except graphviz.ExecutableNotFound as exc:
+        raise RuntimeError(_NO_DOT) from exc
+    with open(path, "wb") as f:
+        f.write(image)
+    return os.fspath(path)
