@@ -120,6 +120,13 @@ def is_cupy(a: Any) -> bool:
     return type(a).__module__.startswith("cupy")
 
 
+def is_foreign(a: Any) -> bool:
+    """Whether ``a`` is an array of a library other than NumPy (CuPy, array_api_strict...)."""
+    if isinstance(a, (_ndarray, _generic)):
+        return False
+    return is_cupy(a) or hasattr(a, "__array_namespace__")
+
+
 def device_of(a: Any) -> str:
     """``"cpu"`` for host arrays, ``"gpu:N"`` for CuPy arrays; other devices by name."""
     cls = type(a)

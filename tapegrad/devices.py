@@ -112,9 +112,7 @@ def make_array(data: Any, dtype: Any, device: str | None) -> Any:
     With ``device=None``, an array of another library (CuPy, array_api_strict)
     stays in its library and on its device; anything else goes to the default device.
     """
-    foreign = not isinstance(data, (np.ndarray, np.generic)) and hasattr(
-        data, "__array_namespace__"
-    )
+    foreign = backend.is_foreign(data)
     if device is None and foreign:
         xp = backend.namespace(data)
         return xp.asarray(data, dtype=backend.dtype_in(xp, dtype), copy=True, device=data.device)

@@ -6,6 +6,7 @@ such a machine); everything else runs everywhere.
 
 import sys
 import threading
+import types
 
 import numpy as np
 import pytest
@@ -80,6 +81,22 @@ def test_a_missing_cupy_gives_the_install_hint_even_where_cupy_exists(monkeypatc
     monkeypatch.setattr(devices, "_cupy_module", None)
     with pytest.raises(RuntimeError, match=r"tapegrad\[gpu\].*\((ModuleNotFoundError|ImportError)"):
         devices.cupy()
+    assert devices.gpu_count() == 0
+
+
+def test_cupy_that_sees_no_gpu_says_so(monkeypatch):
+    # A stand-in for CuPy on a machine whose driver reports no device.
+    runtime = types.SimpleNamespace(getDeviceCount=lambda: 0)
+    monkeypatch.setitem(
+        sys.modules, "cupy", types.SimpleNamespace(cuda=types.SimpleNamespace(runtime=runtime))
+    )
+    monkeypatch.setitem(sys.modules, "array_api_compat", types.ModuleType("array_api_compat"))
+    monkeypatch.setitem(
+        sys.modules, "array_api_compat.cupy", types.ModuleType("array_api_compat.cupy")
+    )
+    monkeypatch.setattr(devices, "_cupy_module", None)
+    with pytest.raises(RuntimeError, match=r"CuPy sees none \(install the gpu extra"):
+        tg.tensor([1.0], device="gpu")
     assert devices.gpu_count() == 0
 
 

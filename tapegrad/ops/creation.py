@@ -42,13 +42,23 @@ def _default_dtype(dtype: Any, like: Any) -> Any:
 
 
 def zeros(shape: Shape, dtype: Any = None, device: str | None = None, like: Any = None) -> Tensor:
-    """A Tensor of zeros (float64 unless ``dtype`` or ``like`` says otherwise)."""
+    """A Tensor of zeros (float64 unless ``dtype`` or ``like`` says otherwise).
+
+    >>> import tapegrad as tg
+    >>> tg.zeros((2, 3), dtype="float32").shape, tg.zeros(2, device="cpu").device
+    ((2, 3), 'cpu')
+    """
     dtype = _default_dtype(dtype, like)
     return _make(lambda xp, dt, **kw: xp.zeros(shape, dtype=dt, **kw), dtype, device, like)
 
 
 def ones(shape: Shape, dtype: Any = None, device: str | None = None, like: Any = None) -> Tensor:
-    """A Tensor of ones."""
+    """A Tensor of ones.
+
+    >>> import tapegrad as tg
+    >>> tg.ones(3).numpy()
+    array([1., 1., 1.])
+    """
     dtype = _default_dtype(dtype, like)
     return _make(lambda xp, dt, **kw: xp.ones(shape, dtype=dt, **kw), dtype, device, like)
 
@@ -56,7 +66,12 @@ def ones(shape: Shape, dtype: Any = None, device: str | None = None, like: Any =
 def full(
     shape: Shape, fill_value: Any, dtype: Any = None, device: str | None = None, like: Any = None
 ) -> Tensor:
-    """A Tensor filled with ``fill_value`` (its dtype by NumPy's rules when ``dtype`` is None)."""
+    """A Tensor filled with ``fill_value`` (its dtype by NumPy's rules when ``dtype`` is None).
+
+    >>> import tapegrad as tg
+    >>> tg.full(2, 7).numpy()
+    array([7, 7])
+    """
     if dtype is None and like is not None:
         dtype = _default_dtype(None, like)
     return _make(
@@ -70,12 +85,22 @@ def _shape(x: Any) -> tuple[int, ...]:
 
 
 def zeros_like(x: Any, dtype: Any = None) -> Tensor:
-    """Zeros with the shape, dtype and device of ``x``."""
+    """Zeros with the shape, dtype and device of ``x``.
+
+    >>> import tapegrad as tg
+    >>> tg.zeros_like(tg.tensor([1.0, 2.0], dtype="float32")).dtype
+    dtype('float32')
+    """
     return zeros(_shape(x), dtype=dtype, like=x)
 
 
 def ones_like(x: Any, dtype: Any = None) -> Tensor:
-    """Ones with the shape, dtype and device of ``x``."""
+    """Ones with the shape, dtype and device of ``x``.
+
+    >>> import tapegrad as tg
+    >>> tg.ones_like(tg.tensor([[1.0], [2.0]])).shape
+    (2, 1)
+    """
     return ones(_shape(x), dtype=dtype, like=x)
 
 
@@ -87,7 +112,12 @@ def arange(
     device: str | None = None,
     like: Any = None,
 ) -> Tensor:
-    """Evenly spaced values in ``[start, stop)``, as ``np.arange``."""
+    """Evenly spaced values in ``[start, stop)``, as ``np.arange``.
+
+    >>> import tapegrad as tg
+    >>> tg.arange(1, 7, 2).numpy()
+    array([1, 3, 5])
+    """
     return _make(
         lambda xp, dt, **kw: xp.arange(start, stop, step, dtype=dt, **kw), dtype, device, like
     )
@@ -96,7 +126,13 @@ def arange(
 def eye(
     n: int, m: int | None = None, dtype: Any = None, device: str | None = None, like: Any = None
 ) -> Tensor:
-    """The identity matrix of ``n`` rows (and ``m`` columns)."""
+    """The identity matrix of ``n`` rows (and ``m`` columns).
+
+    >>> import tapegrad as tg
+    >>> tg.eye(2).numpy()
+    array([[1., 0.],
+           [0., 1.]])
+    """
     dtype = _default_dtype(dtype, like)
     return _make(lambda xp, dt, **kw: xp.eye(n, m, dtype=dt, **kw), dtype, device, like)
 

@@ -103,6 +103,6 @@ def take_along_axis(x: ArrayLike, indices: Any, axis: int) -> Tensor:
 def _as_index_array(indices: Any) -> Any:
     if isinstance(indices, Tensor):
         return indices.data
-    if hasattr(indices, "__array_namespace__"):
+    if backend.is_foreign(indices):
         return indices
     return np.asarray(indices)
