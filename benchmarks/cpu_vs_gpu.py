@@ -243,6 +243,11 @@ def report(works: list[Workload], gpu_note: str | None, quick: bool, plot_note: 
         f"(load average {os.getloadavg()[0]:.1f} at the end), NumPy {np.__version__}, "
         f"Python {platform.python_version()}",
         f"- {gpu}" if gpu else f"- GPU column unavailable: {gpu_note}",
+        *(
+            ["- The machine was busy (load above its core count): CPU times are pessimistic."]
+            if os.getloadavg()[0] > (os.cpu_count() or 1)
+            else []
+        ),
         f"- Plot: {plot_note}",
         "",
         table(works, gpu_note),

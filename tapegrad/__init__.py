@@ -10,12 +10,14 @@
 """
 
 from tapegrad import random
+from tapegrad.custom_gradient import custom_gradient
 from tapegrad.debug import detect_anomaly
 from tapegrad.devices import default_device, device_scope, set_default_device
 from tapegrad.ops import *  # noqa: F403 - the op library is the public namespace
 from tapegrad.ops import __all__ as _ops_all
 from tapegrad.tape import GradientTape
 from tapegrad.tensor import Tensor, Variable, tensor
+from tapegrad.transforms import grad, hessian, hvp, jacobian, jvp, value_and_grad, vjp
 
 __version__ = "0.1.0"
 
@@ -23,11 +25,19 @@ __all__ = [
     "GradientTape",
     "Tensor",
     "Variable",
+    "custom_gradient",
     "default_device",
     "detect_anomaly",
     "device_scope",
+    "grad",
+    "hessian",
+    "hvp",
+    "jacobian",
+    "jvp",
     "random",
     "set_default_device",
     "tensor",
+    "value_and_grad",
+    "vjp",
     *_ops_all,
 ]

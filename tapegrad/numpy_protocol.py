@@ -129,6 +129,8 @@ def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
     """``Tensor.__array_function__``."""
     op = _tables()[1].get(func)
     if op is None:
-        raise TypeError(f"tapegrad does not support numpy.{func.__name__} on Tensors")
+        # func.__module__ says numpy.linalg for np.linalg.svd
+        name = f"{func.__module__}.{func.__name__}"
+        raise TypeError(f"tapegrad does not support {name} on Tensors")
     _reject_out(func.__name__, kwargs)
     return op(*args, **kwargs)

@@ -48,9 +48,9 @@ def jacobian(tape: GradientTape, target: Any, sources: Any, unconnected_gradient
     plan.check_connected(unconnected_gradients)
     plan.check_versions()
     rows: list[list[Any]] = [[] for _ in flat_sources]
-    xp_eye = ops.eye(target.size, dtype=target.dtype, like=target)
+    eye = ops.eye(target.size, dtype=target.dtype, like=target)
     for i in range(target.size):
-        seed = ops.reshape(xp_eye[i], target.shape)
+        seed = ops.reshape(eye[i, :], target.shape)  # both axes: the array API needs them
         cotangents = plan.sweep([seed], free=False)
         for j, s in enumerate(flat_sources):
             g = cotangents.get(s._id)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from tapegrad import backend, ops
 from tapegrad.ops.primitive import Primitive, explain_broadcast, shape_of, unbroadcast
 from tapegrad.tensor import Tensor
@@ -65,6 +67,10 @@ def divide(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 def _power_vjp_base(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
+    # d(x**y)/dx = y * x**(y-1). Constant exponents 1 and 0 skip the power: x**0 would
+    # make the next derivative 0 * x**-1, which is nan at x = 0.
+    if not isinstance(y, Tensor) and np.ndim(y) == 0 and y in (0, 1):
+        return unbroadcast(g * float(y), shape_of(x))
     return unbroadcast(g * y * x ** (y - 1), shape_of(x))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import backend, devices
+from tapegrad.ops.creation import asarray
 from tapegrad.ops.primitive import Primitive, raw
 from tapegrad.tensor import Tensor
 
@@ -41,4 +42,6 @@ def stop_gradient(x: Any) -> Tensor:
     >>> tape.gradient(y, x).item()
     2.0
     """
-    return Tensor(raw(x))
+    if isinstance(x, Tensor):
+        return Tensor(x.data)
+    return asarray(x)

@@ -15,14 +15,18 @@ from tapegrad.tensor import Tensor
 ArrayLike = Any
 
 
-def _explain_matmul(exc: Exception, x: Any, y: Any) -> str:
+def _explain_matmul(exc: Exception, x: Any, y: Any) -> str | None:
     xs, ys = shape_of(x), shape_of(y)
     if not xs or not ys:
         return f"0-d operands are not allowed: {xs} @ {ys} (use multiply)"
     inner_x, inner_y = xs[-1], ys[-2] if len(ys) > 1 else ys[0]
     if inner_x != inner_y:
         return f"inner dimensions differ: {xs} @ {ys} ({inner_x} != {inner_y})"
-    return f"batch shapes {xs[:-2]} and {ys[:-2]} cannot broadcast: {xs} @ {ys}"
+    try:
+        np.broadcast_shapes(xs[:-2], ys[:-2])
+    except ValueError:
+        return f"batch shapes {xs[:-2]} and {ys[:-2]} cannot broadcast: {xs} @ {ys}"
+    return None  # the shapes fit: the error is about something else, reported as it is
 
 
 def _matmul_vjp(argnum: int, g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:

@@ -60,7 +60,8 @@ def var(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) 
 
 def std(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
     """Standard deviation over ``axis``; its gradient is infinite where it is 0."""
-    return ops.sqrt(var(x, axis=axis, ddof=ddof, keepdims=keepdims))
+    axes = normalize_axis(axis, _ndim(x), "std")  # errors name std, not var
+    return ops.sqrt(var(x, axis=axes, ddof=ddof, keepdims=keepdims))
 
 
 def _product_of_others(xp: Any, x: Any, axes: tuple[int, ...]) -> Any:
@@ -92,7 +93,8 @@ def _prod_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdims: b
     if bool(xp.all(data != 0)):
         # d prod / d x_i = prod / x_i, differentiable again.
         return g_full * expand_reduced(ans, shape, axis, keepdims) / x
-    if is_recorded(x, g):
+    # The product of the others is a constant here: exact in g (so jvp works), not in x.
+    if is_recorded(x):
         raise NotImplementedError(
             "prod: the second derivative at inputs containing zeros is not implemented"
         )
@@ -144,13 +146,18 @@ def _logsumexp_forward(xp: Any, x: Any, axis: tuple[int, ...], keepdims: bool) -
     return out if keepdims else xp.squeeze(out, axis=axis)
 
 
-# d logsumexp / dx = softmax(x) = exp(x - logsumexp(x))
-_logsumexp = Primitive("logsumexp", _logsumexp_forward).defvjp(
-    lambda g, ans, x, axis, keepdims: (
-        expand_reduced(g, shape_of(x), axis, keepdims)
-        * ops.exp(x - expand_reduced(ans, shape_of(x), axis, keepdims))
+def _logsumexp_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
+    # d logsumexp / dx = softmax(x) = exp(x - logsumexp(x)). A slice that is -inf
+    # throughout (fully masked) has no softmax: shifting its -inf result to 0 gives it
+    # the gradient exp(-inf) = 0 instead of exp(-inf + inf) = NaN.
+    shape = shape_of(x)
+    shift = ops.where(ops.equal(ans, -math.inf), 0.0, ans)
+    return expand_reduced(g, shape, axis, keepdims) * ops.exp(
+        x - expand_reduced(shift, shape, axis, keepdims)
     )
-)
+
+
+_logsumexp = Primitive("logsumexp", _logsumexp_forward).defvjp(_logsumexp_vjp)
 
 
 def logsumexp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:

@@ -1,0 +1,182 @@
+"""Tests of tapegrad/numpy_protocol.py: NumPy functions and ufuncs called on Tensors run
+tapegrad ops, return Tensors and record on the tape; unsupported ones raise TypeError."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from helpers import value_and_gradients
+
+import tapegrad as tg
+from tapegrad.numpy_protocol import _tables
+
+X = np.array([[0.3, 0.9, 0.5], [0.7, 0.4, 0.8]])
+W = np.array([[1.0, -2.0], [0.5, 3.0], [-1.5, 0.25]])
+
+# name: (through NumPy, through tapegrad); both take the Tensor x of shape (2, 3) and
+# constants c.X, c.W (ndarrays on the NumPy backend, that backend's Tensors otherwise).
+CALLS = {
+    "exp": (lambda x, c: np.exp(x), lambda x, c: tg.exp(x)),
+    "sum-axis": (lambda x, c: np.sum(x, axis=0), lambda x, c: tg.sum(x, axis=0)),
+    "mean-keepdims": (
+        lambda x, c: np.mean(x, axis=1, keepdims=True),
+        lambda x, c: tg.mean(x, 1, True),
+    ),
+    "ndarray@tensor": (lambda x, c: c.W.T @ x.T, lambda x, c: tg.matmul(c.W.T, tg.transpose(x))),
+    "tensor@ndarray": (lambda x, c: x @ c.W, lambda x, c: tg.matmul(x, c.W)),
+    "ndarray+tensor": (lambda x, c: c.X + x, lambda x, c: tg.add(c.X, x)),
+    "ndarray*tensor": (lambda x, c: c.X[0] * x, lambda x, c: tg.multiply(c.X[0], x)),
+    "ndarray-tensor": (lambda x, c: c.X - x, lambda x, c: tg.subtract(c.X, x)),
+    "ndarray/tensor": (lambda x, c: c.X / x, lambda x, c: tg.divide(c.X, x)),
+    "ndarray**tensor": (lambda x, c: c.X**x, lambda x, c: tg.power(c.X, x)),
+    "concatenate": (lambda x, c: np.concatenate([x, x]), lambda x, c: tg.concatenate([x, x])),
+    "stack": (
+        lambda x, c: np.stack([x, x * 2], axis=1),
+        lambda x, c: tg.stack([x, x * 2], 1),
+    ),
+    "where": (
+        lambda x, c: np.where(x > 0.5, x, c.X),
+        lambda x, c: tg.where(tg.greater(x, 0.5), x, c.X),
+    ),
+    "einsum": (
+        lambda x, c: np.einsum("ij,jk->ik", x, c.W),
+        lambda x, c: tg.einsum("ij,jk->ik", x, c.W),
+    ),
+    "dot": (lambda x, c: np.dot(x, c.W), lambda x, c: tg.dot(x, c.W)),
+    "outer": (lambda x, c: np.outer(x, x[0]), lambda x, c: tg.outer(x, x[0])),
+    "maximum": (lambda x, c: np.maximum(x, 0.6), lambda x, c: tg.maximum(x, 0.6)),
+    "clip": (lambda x, c: np.clip(x, 0.4, 0.8), lambda x, c: tg.clip(x, 0.4, 0.8)),
+    "reshape": (lambda x, c: np.reshape(x, (3, 2)), lambda x, c: tg.reshape(x, (3, 2))),
+    "transpose": (lambda x, c: np.transpose(x), lambda x, c: tg.transpose(x)),
+    "take": (
+        lambda x, c: np.take(x, [0, 0, 2], axis=1),
+        lambda x, c: tg.take(x, [0, 0, 2], 1),
+    ),
+    "split": (lambda x, c: np.split(x, 3, axis=1)[2], lambda x, c: tg.split(x, 3, 1)[2]),
+    "pad": (lambda x, c: np.pad(x, 1), lambda x, c: tg.pad(x, 1)),
+    "cumsum": (lambda x, c: np.cumsum(x, axis=1), lambda x, c: tg.cumsum(x, 1)),
+    "var-ddof": (lambda x, c: np.var(x, ddof=1), lambda x, c: tg.var(x, ddof=1)),
+    "prod": (lambda x, c: np.prod(x), lambda x, c: tg.prod(x)),
+    "max": (lambda x, c: np.max(x, axis=0), lambda x, c: tg.max(x, 0)),
+    "abs": (lambda x, c: np.abs(x), lambda x, c: tg.abs(x)),
+    "square+sqrt": (lambda x, c: np.sqrt(np.square(x)), lambda x, c: tg.sqrt(tg.square(x))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_numpy_calls_record_on_the_tape(name, backend):
+    through_numpy, through_tapegrad = CALLS[name]
+    if backend.name != "numpy" and "ndarray" in name:
+        pytest.skip("mixing host ndarrays into another backend's Tensors is an error by design")
+    x = backend.tensor(X)
+    c = SimpleNamespace(X=X, W=W)
+    if backend.name != "numpy":
+        c = SimpleNamespace(X=backend.tensor(X), W=backend.tensor(W))
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = through_numpy(x, c)
+        assert isinstance(y, tg.Tensor), type(y)
+        assert len(tape) > 0
+    g = tape.gradient(y, x)
+    expected, (expected_g,) = value_and_gradients(lambda a: through_tapegrad(a, c), x)
+    np.testing.assert_allclose(y.numpy(), expected.numpy(), rtol=1e-14)
+    assert g is not None and g.shape == x.shape
+    np.testing.assert_allclose(g.numpy(), expected_g.numpy(), rtol=1e-14)
+
+
+UFUNCS = sorted(_tables()[0], key=lambda u: u.__name__)
+
+
+@pytest.mark.parametrize("ufunc", UFUNCS, ids=[u.__name__ for u in UFUNCS])
+def test_every_supported_ufunc_matches_numpy(ufunc):
+    inputs = [X] if ufunc.nin == 1 else [X, X[::-1, ::-1]]
+    if ufunc is np.matmul:
+        inputs = [X, W]
+    tensors = [tg.tensor(a) for a in inputs]
+    with tg.GradientTape() as tape:
+        tape.watch(tensors)
+        out = ufunc(*tensors)
+    assert isinstance(out, tg.Tensor)
+    expected = ufunc(*inputs)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-14)
+    assert out.dtype == expected.dtype
+    grads = tape.gradient(out, tensors)
+    differentiable = np.issubdtype(expected.dtype, np.floating) and ufunc not in (
+        np.sign,
+        np.floor,
+        np.ceil,
+        np.rint,
+    )
+    assert all((g is not None) == differentiable for g in grads), ufunc.__name__
+
+
+FUNCTIONS = {
+    "mean": lambda x: np.mean(x),
+    "amax": lambda x: np.amax(x, axis=1),
+    "amin": lambda x: np.amin(x),
+    "min": lambda x: np.min(x, axis=0),
+    "std": lambda x: np.std(x, axis=1),
+    "swapaxes": lambda x: np.swapaxes(x, 0, 1),
+    "expand_dims": lambda x: np.expand_dims(x, 0),
+    "squeeze": lambda x: np.squeeze(x[None]),
+    "broadcast_to": lambda x: np.broadcast_to(x, (4, 2, 3)),
+    "flip": lambda x: np.flip(x),
+    "tile": lambda x: np.tile(x, 2),
+    "repeat": lambda x: np.repeat(x, 2, axis=0),
+    "take_along_axis": lambda x: np.take_along_axis(x, np.array([[0], [2]]), 1),
+    "matmul": lambda x: np.matmul(x, W),
+    "zeros_like": lambda x: x + np.zeros_like(x),
+    "ones_like": lambda x: x * np.ones_like(x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_more_numpy_functions_keep_the_gradient(name):
+    x = tg.tensor(X)
+    y, (g,) = value_and_gradients(FUNCTIONS[name], x)
+    assert isinstance(y, tg.Tensor)
+    np.testing.assert_allclose(y.numpy(), FUNCTIONS[name](X), rtol=1e-14)
+    assert g is not None and g.shape == x.shape
+
+
+def test_non_differentiable_numpy_functions():
+    x = tg.tensor(X)
+    assert np.argmax(x).item() == 1
+    np.testing.assert_array_equal(np.argmin(x, axis=1).numpy(), [0, 1])
+    np.testing.assert_array_equal(np.round(x * 10).numpy(), np.round(X * 10))
+    np.testing.assert_array_equal(np.around(x).numpy(), np.around(X))
+    assert np.shape(x) == (2, 3) and np.ndim(x) == 2 and np.size(x) == 6
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda t: np.linalg.svd(t), "svd"),
+        (lambda t: np.sort(t), "sort"),
+        (lambda t: np.add.reduce(t), "add.reduce"),
+        (lambda t: np.add.accumulate(t), "add.accumulate"),
+        (lambda t: np.multiply.outer(t, t), "multiply.outer"),
+        (lambda t: np.exp(t, out=np.empty((2, 3))), "exp"),
+        (lambda t: np.sum(t, out=np.empty(())), "sum"),
+        (lambda t: np.exp(t, where=np.ones((2, 3), bool)), "exp"),
+        (lambda t: np.arcsin(t), "arcsin"),
+        (lambda t: np.cumprod(t), "cumprod"),
+        (lambda t: np.median(t), "median"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_unsupported_numpy_calls_raise_and_leave_the_tape_alone(call, name):
+    x = tg.tensor(X)
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 2.0
+        before = len(tape)
+        with pytest.raises(TypeError, match=rf"numpy(\.\w+)*\.{name}\b"):
+            call(y)
+        assert len(tape) == before
+    assert tape.gradient(y, x) is not None
+
+
+def test_unsupported_function_names_its_module():
+    with pytest.raises(TypeError, match=r"numpy\.linalg\.svd"):
+        np.linalg.svd(tg.tensor(np.eye(2)))

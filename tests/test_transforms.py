@@ -1,0 +1,378 @@
+"""tapegrad/transforms.py through the public API: grad, value_and_grad, vjp, jvp, jacobian,
+hessian, hvp, their argument handling, nesting and errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+
+import tapegrad as tg
+from tapegrad.testing import strategies as tst
+
+
+def sin_x(x):
+    return tg.sum(tg.sin(x) * x)
+
+
+def d_sin_x(x):
+    return np.sin(x) + x * np.cos(x)
+
+
+def d2_sin_x(x):
+    return 2 * np.cos(x) - x * np.sin(x)
+
+
+def close(a, b, **kw):
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-10, atol=1e-12, **kw)
+
+
+# --- grad and value_and_grad --------------------------------------------------------------
+@given(x=tst.arrays(tst.shapes(max_dims=2)))
+def test_grad_matches_the_derivative(backend, x):
+    g = tg.grad(sin_x)(backend.tensor(x))
+    assert isinstance(g, tg.Tensor) and g.shape == x.shape and g.dtype == backend.tensor(x).dtype
+    close(g.numpy(), d_sin_x(x))
+
+
+def test_value_and_grad_returns_value_and_gradient():
+    x = np.array([0.3, -1.2])
+    value, g = tg.value_and_grad(sin_x)(x)
+    close(value.numpy(), np.sum(np.sin(x) * x))
+    close(g.numpy(), d_sin_x(x))
+
+
+@pytest.mark.parametrize("argument", [2.0, np.float64(2.0), np.array(2.0), tg.tensor(2.0)])
+def test_arguments_may_be_scalars_arrays_or_tensors(argument):
+    assert tg.grad(lambda x: x**3)(argument).item() == pytest.approx(12.0)
+
+
+def test_float32_gradients_stay_float32():
+    g = tg.grad(lambda x: tg.sum(x * x))(np.array([1.0, 2.0], dtype=np.float32))
+    assert g.dtype == np.float32
+
+
+def test_argnums_tuple_gives_a_tuple_and_negative_argnums_count_from_the_end():
+    def f(a, b, c):
+        return a * b * b + c
+
+    ga, gb = tg.grad(f, argnums=(0, 1))(2.0, 3.0, 5.0)
+    assert (ga.item(), gb.item()) == (9.0, 12.0)
+    assert tg.grad(f, argnums=-1)(2.0, 3.0, 5.0).item() == 1.0
+    assert tg.grad(f, argnums=(1,))(2.0, 3.0, 5.0)[0].item() == 12.0
+
+
+def test_gradients_come_back_in_each_arguments_nesting():
+    def loss(params, scale):
+        return scale * (tg.sum(params["w"] ** 2) + params["b"][0] * params["b"][1][0])
+
+    params = {"w": np.array([1.0, 2.0]), "b": [3.0, (4.0,)]}
+    gp, gs = tg.grad(loss, argnums=(0, 1))(params, 2.0)
+    assert set(gp) == {"w", "b"} and isinstance(gp["b"], list) and isinstance(gp["b"][1], tuple)
+    close(gp["w"].numpy(), [4.0, 8.0])
+    assert (gp["b"][0].item(), gp["b"][1][0].item(), gs.item()) == (8.0, 6.0, 17.0)
+
+
+def test_none_leaves_get_none_and_unconnected_arguments_get_zeros():
+    g = tg.grad(lambda p, q: p[0] * 2.0, argnums=(0, 1))([3.0, None], np.ones(3))
+    assert g[0][0].item() == 2.0 and g[0][1] is None
+    close(g[1].numpy(), np.zeros(3))
+
+
+def test_keyword_arguments_are_passed_through_and_not_differentiated():
+    assert tg.grad(lambda x, *, power: x**power)(2.0, power=3.0).item() == 12.0
+
+
+def test_has_aux():
+    def f(x):
+        return tg.sum(x * x), {"norm": tg.sqrt(tg.sum(x * x))}
+
+    x = np.array([3.0, 4.0])
+    (value, aux), g = tg.value_and_grad(f, has_aux=True)(x)
+    assert value.item() == 25.0 and aux["norm"].item() == 5.0
+    g2, aux2 = tg.grad(f, has_aux=True)(x)
+    close(g2.numpy(), 2 * x)
+    close(g.numpy(), 2 * x)
+    assert aux2["norm"].item() == 5.0
+
+
+def test_no_perturbation_confusion():
+    # d/dx [x * d/dy (x * y)] = d/dx x**2 = 2x, not 4x: the inner grad sees only y.
+    assert tg.grad(lambda x: x * tg.grad(lambda y: x * y)(3.0))(2.0).item() == 4.0
+    x = tg.tensor(2.0)
+    assert tg.grad(lambda y: x * y)(x).item() == 2.0
+
+
+def test_third_derivatives_by_nesting_grad():
+    x = np.array(0.7)
+    assert tg.grad(tg.grad(tg.grad(lambda x: x**4)))(2.0).item() == pytest.approx(48.0)
+    d3 = tg.grad(tg.grad(tg.grad(lambda x: tg.sin(x) * x)))(x)
+    close(d3.numpy(), -3 * np.sin(x) - x * np.cos(x))
+    d4 = tg.grad(tg.grad(tg.grad(tg.grad(tg.exp))))(x)
+    close(d4.numpy(), np.exp(x))
+
+
+def test_grad_inside_a_gradient_tape_is_recorded():
+    x = tg.tensor([0.5, -1.0])
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        g = tg.grad(sin_x)(x)
+    close(tape.gradient(g, x).numpy(), d2_sin_x(x.numpy()))
+
+
+def test_gradient_tape_inside_grad():
+    def first_derivative_sum(x):
+        with tg.GradientTape() as tape:
+            tape.watch(x)
+            y = sin_x(x)
+        return tg.sum(tape.gradient(y, x))
+
+    x = np.array([0.5, -1.0, 2.0])
+    close(tg.grad(first_derivative_sum)(x).numpy(), d2_sin_x(x))
+
+
+def test_grad_mixes_with_variables_on_an_outer_tape():
+    w = tg.Variable([1.0, 2.0], name="w")
+    with tg.GradientTape() as tape:
+        g = tg.grad(lambda x: tg.sum(w * x * x))(np.array([3.0, 4.0]))  # 2 w x
+        total = tg.sum(g)
+    close(g.numpy(), [6.0, 16.0])
+    close(tape.gradient(total, w).numpy(), [6.0, 8.0])
+
+
+# --- grad errors ----------------------------------------------------------------------------
+def test_non_scalar_output_raises_type_error_pointing_to_jacobian():
+    with pytest.raises(TypeError, match=r"shape \(2,\).*jacobian or tg.vjp"):
+        tg.grad(lambda x: x * 2)(np.ones(2))
+    with pytest.raises(TypeError, match="has_aux=True"):
+        tg.grad(lambda x: (tg.sum(x), x))(np.ones(2))
+
+
+def test_argnums_out_of_range_raises_value_error():
+    with pytest.raises(ValueError, match="argnums 2 is out of range.*2 positional arguments"):
+        tg.grad(lambda a, b: a * b, argnums=2)(1.0, 2.0)
+    with pytest.raises(ValueError, match="argnums -3"):
+        tg.grad(lambda a, b: a * b, argnums=(0, -3))(1.0, 2.0)
+    with pytest.raises(TypeError, match="argnums must be an int"):
+        tg.grad(lambda a: a, argnums="0")
+
+
+def test_has_aux_without_a_pair_raises_type_error():
+    with pytest.raises(TypeError, match=r"has_aux=True, f must return a pair.*Tensor"):
+        tg.grad(lambda x: x * x, has_aux=True)(2.0)
+    with pytest.raises(TypeError, match="tuple of length 3"):
+        tg.value_and_grad(lambda x: (x, x, x), has_aux=True)(2.0)
+
+
+def test_integer_arguments_and_outputs_raise_type_error():
+    with pytest.raises(TypeError, match="argument 0 holds a int64.*write 2.0, not 2"):
+        tg.grad(lambda x: x * 1.0)(2)
+    with pytest.raises(TypeError, match="floating-point scalar"):
+        tg.grad(lambda x: tg.argmax(x))(np.ones(3))
+
+
+def test_a_failed_transform_leaves_the_outer_tape_as_it_was():
+    x = tg.tensor([1.0, 2.0])
+    with tg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tg.sum(x * x)
+        before = len(tape)
+        with pytest.raises(TypeError):
+            tg.grad(lambda z: z * x)(x)
+        with pytest.raises(ValueError):
+            tg.jvp(lambda z: z * x, (x,), (np.ones(3),))
+    assert len(tape) == before
+    close(tape.gradient(y, x).numpy(), [2.0, 4.0])
+
+
+# --- vjp ----------------------------------------------------------------------------------
+def test_vjp_of_several_nested_primals():
+    def f(p, s):
+        return {"y": p[0] * s, "z": tg.sum(p[1] ** 2)}
+
+    p, s = (np.array([1.0, 2.0]), np.array(3.0)), 0.5
+    out, vjp_fn = tg.vjp(f, p, s)
+    close(out["y"].numpy(), [0.5, 1.0])
+    gp, gs = vjp_fn({"y": np.array([1.0, -1.0]), "z": np.array(2.0)})
+    assert isinstance(gp, tuple)
+    close(gp[0].numpy(), [0.5, -0.5])
+    assert gp[1].item() == 12.0 and gs.item() == -1.0
+    # vjp_fn can be called again (the tape is kept), with other cotangents
+    gp2, _ = vjp_fn({"y": np.zeros(2), "z": 1.0})
+    assert gp2[1].item() == 6.0
+
+
+def test_vjp_has_aux_and_cotangent_errors():
+    out, vjp_fn, aux = tg.vjp(lambda x: (x * 2, "label"), np.ones(2), has_aux=True)
+    assert aux == "label"
+    with pytest.raises(ValueError, match=r"shape \(3,\) does not match the shape \(2,\)"):
+        vjp_fn(np.ones(3))
+    with pytest.raises(ValueError, match="structure"):
+        vjp_fn([np.ones(2)])
+    with pytest.raises(ValueError, match=r"holds None where a value of shape \(2,\)"):
+        vjp_fn(None)
+
+
+def test_vjp_cotangent_tensors_stay_connected():
+    x, u = tg.tensor([1.0, 2.0]), tg.tensor([3.0, 5.0])
+    with tg.GradientTape() as tape:
+        tape.watch(u)
+        (g,) = tg.vjp(lambda x: x**2, x)[1](u)
+        total = tg.sum(g)
+    close(tape.gradient(total, u).numpy(), [2.0, 4.0])
+
+
+# --- jvp ------------------------------------------------------------------------------------
+@given(x=tst.arrays(tst.shapes(max_dims=2)), v=tst.st.floats(-2, 2))
+def test_jvp_matches_the_derivative(x, v):
+    out, tangent = tg.jvp(lambda x: tg.sin(x) * x, (x,), (np.full(x.shape, v),))
+    close(out.numpy(), np.sin(x) * x)
+    close(tangent.numpy(), d_sin_x(x) * v)
+
+
+def test_jvp_of_nested_inputs_and_outputs():
+    def f(p):
+        return [p["a"] * p["b"], tg.exp(p["a"])]
+
+    p = {"a": np.array([1.0, 2.0]), "b": 3.0}
+    (y, e), (dy, de) = tg.jvp(f, (p,), ({"a": np.array([1.0, 0.0]), "b": 1.0},))
+    close(dy.numpy(), [3.0 + 1.0, 0.0 + 2.0])
+    close(de.numpy(), [np.e, 0.0])
+
+
+def test_jvp_handles_unconnected_and_integer_outputs():
+    out, tangent = tg.jvp(
+        lambda x: (x * 0 + 1.0, tg.argmax(x), tg.ones(2)), (np.ones(2),), (np.ones(2),)
+    )
+    close(tangent[0].numpy(), [0.0, 0.0])
+    assert tangent[1].dtype == out[1].dtype and tangent[2].shape == (2,)
+
+
+def test_jvp_nests_inside_grad():
+    # d/dx of (d/dt sin(x + t v))|t=0 = d/dx cos(x) v = -sin(x) v
+    x = np.array([0.3, 1.1])
+    g = tg.grad(lambda x: tg.sum(tg.jvp(tg.sin, (x,), (np.ones(2),))[1]))(x)
+    close(g.numpy(), -np.sin(x))
+
+
+def test_jvp_argument_errors():
+    with pytest.raises(TypeError, match="primals must be a tuple or list"):
+        tg.jvp(tg.sin, np.ones(2), (np.ones(2),))
+    with pytest.raises(ValueError, match="1 primals but 2 tangents"):
+        tg.jvp(tg.sin, (np.ones(2),), (np.ones(2), np.ones(2)))
+    with pytest.raises(ValueError, match=r"tangent of argument 0 .*shape \(3,\)"):
+        tg.jvp(tg.sin, (np.ones(2),), (np.ones(3),))
+
+
+# --- jacobian and tape.jacobian -------------------------------------------------------------
+def test_jacobian_shape_is_output_then_argument():
+    a = np.arange(6.0).reshape(2, 3)
+    jac = tg.jacobian(lambda x: tg.matmul(a, x))(np.ones((3, 4)))
+    assert jac.shape == (2, 4, 3, 4)
+    close(jac.numpy(), np.einsum("ij,kl->ikjl", a, np.eye(4)))
+
+
+def test_jacobian_of_nests_and_tuple_argnums():
+    def f(x, y):
+        return {"s": tg.sum(x) * y, "p": x * y}
+
+    jac = tg.jacobian(f, argnums=(0, 1))(np.array([1.0, 2.0]), 3.0)
+    assert isinstance(jac["s"], tuple) and jac["s"][0].shape == (2,) and jac["s"][1].shape == ()
+    close(jac["p"][0].numpy(), 3 * np.eye(2))
+    close(jac["p"][1].numpy(), [1.0, 2.0])
+    assert jac["s"][1].item() == 3.0
+
+
+def test_jacobian_has_aux():
+    jac, aux = tg.jacobian(lambda x: (x * x, 7), has_aux=True)(np.array([1.0, 2.0]))
+    assert aux == 7
+    close(jac.numpy(), np.diag([2.0, 4.0]))
+
+
+def test_tape_jacobian_on_a_persistent_tape():
+    x = tg.tensor([1.0, 2.0, 3.0])
+    with tg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x[:2] * x[1:]
+        z = tg.sum(y)
+    close(tape.jacobian(y, x).numpy(), [[2.0, 1.0, 0.0], [0.0, 3.0, 2.0]])
+    close(tape.jacobian(z, x).numpy(), [2.0, 4.0, 2.0])
+    close(tape.jacobian(x, x).numpy(), np.eye(3))
+    unwatched = tg.tensor(1.0)
+    assert tape.jacobian(y, [x, unwatched])[1] is None
+    close(tape.jacobian(y, unwatched, unconnected_gradients="zero").numpy(), [0.0, 0.0])
+    with pytest.raises(ValueError, match="never watched"):
+        tape.jacobian(y, unwatched, unconnected_gradients="raise")
+
+
+def test_tape_jacobian_on_a_non_persistent_tape_works_once():
+    x = tg.tensor([1.0, 2.0])
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = x**2
+    close(tape.jacobian(y, x).numpy(), np.diag([2.0, 4.0]))
+    with pytest.raises(RuntimeError, match="only be used once"):
+        tape.jacobian(y, x)
+
+
+def test_tape_jacobian_of_an_empty_target_and_nested_tapes():
+    x = tg.tensor([0.5, 1.5])
+    with tg.GradientTape() as outer:
+        outer.watch(x)
+        with tg.GradientTape() as inner:
+            inner.watch(x)
+            y = tg.sin(x) * x[::-1]
+        jac = inner.jacobian(y, x)
+        total = tg.sum(jac)
+    expected = tg.jacobian(lambda x: tg.sum(tg.jacobian(lambda x: tg.sin(x) * x[::-1])(x)))(x)
+    close(outer.gradient(total, x).numpy(), expected.numpy())
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        empty = x[:0] * 2
+    assert tape.jacobian(empty, x).shape == (0, 2)
+
+
+# --- hessian and hvp ------------------------------------------------------------------------
+def test_hessian_of_a_quadratic_form():
+    a = np.array([[1.0, 2.0], [0.5, 3.0]])
+    h = tg.hessian(lambda x: x @ (a @ x))(np.array([0.3, -0.2]))
+    close(h.numpy(), a + a.T)
+
+
+def test_hessian_blocks_for_tuple_argnums():
+    (hxx, hxy), (hyx, hyy) = tg.hessian(lambda x, y: tg.sum(x * x * y), argnums=(0, 1))(
+        np.array([1.0, 2.0]), 3.0
+    )
+    close(hxx.numpy(), 6 * np.eye(2))
+    close(hxy.numpy(), [2.0, 4.0])
+    close(hyx.numpy(), [2.0, 4.0])
+    assert hyy.item() == 0.0
+
+
+def test_hvp_equals_jvp_of_grad_with_several_arguments():
+    def f(x, y):
+        return tg.sum(tg.sin(x) * y) + tg.sum(x**3) * tg.sum(y)
+
+    primals = (np.array([0.2, 0.7]), np.array([1.5, -0.5]))
+    tangents = (np.array([1.0, -2.0]), np.array([0.5, 0.25]))
+    g, hv = tg.hvp(f, primals, tangents)
+    g_ref, hv_ref = tg.jvp(tg.grad(f), primals, tangents)
+    close(g.numpy(), g_ref.numpy())
+    close(hv.numpy(), hv_ref.numpy())
+
+
+def test_hvp_of_an_argument_the_function_ignores():
+    g, hv = tg.hvp(lambda x: tg.sum(tg.ones(2)), (np.ones(2),), (np.ones(2),))
+    close(g.numpy(), [0.0, 0.0])
+    close(hv.numpy(), [0.0, 0.0])
+
+
+# --- stop_gradient --------------------------------------------------------------------------
+def test_stop_gradient_cuts_every_transform():
+    x = np.array([1.0, 3.0])
+    close(tg.grad(lambda x: tg.sum(x * tg.stop_gradient(x)))(x).numpy(), x)
+    close(tg.jvp(lambda x: x * tg.stop_gradient(x), (x,), (np.ones(2),))[1].numpy(), x)
+    close(tg.hessian(lambda x: tg.sum(x**2 * tg.stop_gradient(x)))(x).numpy(), np.diag(2 * x))
+
+
+def test_stop_gradient_of_scalars_and_arrays_gives_tensors():
+    assert tg.stop_gradient(2.0).shape == () and tg.stop_gradient(2.0).item() == 2.0
+    assert tg.stop_gradient(np.ones((2, 3))).shape == (2, 3)
