@@ -9,7 +9,7 @@
 12.0
 """
 
-from tapegrad import random
+from tapegrad import nn, optim, random
 from tapegrad.custom_gradient import custom_gradient
 from tapegrad.debug import detect_anomaly
 from tapegrad.devices import default_device, device_scope, set_default_device
@@ -34,6 +34,8 @@ __all__ = [
     "hvp",
     "jacobian",
     "jvp",
+    "nn",
+    "optim",
     "random",
     "set_default_device",
     "tensor",

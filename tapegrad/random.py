@@ -1,10 +1,16 @@
-"""Random numbers made on the device that uses them (no gradient).
+"""Seeded random Tensors (no gradient): a Generator wrapping ``numpy.random.Generator``.
 
-Each device has its own generator: NumPy's ``default_rng`` for ``"cpu"`` (and
-for other host libraries, whose numbers are drawn on the host and converted),
-CuPy's ``RandomState`` for each GPU. :func:`seed` reseeds all of them. The same
-seed gives the same numbers on NumPy and array_api_strict, but a different
-stream on a GPU.
+Numbers are drawn on the host and then placed on ``device`` (the default device
+when None) or next to ``like``, so one seed gives the same values everywhere.
+The module-level :func:`normal` and :func:`uniform` draw from a default
+Generator that :func:`seed` resets; a :class:`Generator` of your own keeps a
+stream apart from it (for data shuffling, dropout masks, initial weights).
+
+>>> import tapegrad as tg
+>>> tg.random.seed(1); a = tg.random.normal((3,))
+>>> tg.random.seed(1); b = tg.random.normal((3,))
+>>> bool((a == b).numpy().all())
+True
 """
 
 from __future__ import annotations
@@ -13,63 +19,99 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, devices
+from tapegrad import devices, ops
 from tapegrad.ops.primitive import raw
 from tapegrad.tensor import Tensor
 
 Shape = int | tuple[int, ...]
 
-_generators: dict[str, Any] = {}
-_seed: int | None = None
+
+def _shape(shape: Shape) -> tuple[int, ...]:
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(n) for n in shape)
+
+
+def _float_name(dtype: Any, kind: str) -> str:
+    name = getattr(dtype, "name", None) or str(dtype).rsplit(".", 1)[-1]
+    if isinstance(dtype, type) and issubclass(dtype, np.generic):
+        name = np.dtype(dtype).name
+    if name not in ("float32", "float64"):
+        raise TypeError(f"tapegrad.random.{kind}: dtype must be float32 or float64, got {dtype}")
+    return name
+
+
+class Generator:
+    """A stream of random Tensors, reproducible from ``seed`` (fresh entropy when None).
+
+    Methods take a ``shape`` first; floating samples are float64 unless ``dtype``
+    (float32 or float64) or ``like`` says otherwise, and land on ``device`` or
+    next to ``like``.
+
+    >>> import tapegrad as tg
+    >>> g = tg.random.Generator(42)
+    >>> g.uniform((2, 3), -1.0, 1.0, dtype="float32").dtype
+    dtype('float32')
+    >>> g.permutation(4).shape
+    (4,)
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.numpy_generator = np.random.default_rng(seed)
+
+    def _place(self, values: np.ndarray, dtype: Any, device: str | None, like: Any, kind: str):
+        if device is None and like is not None:
+            name = _float_name(raw(like).dtype if dtype is None else dtype, kind)
+            return ops.asarray(values.astype(name), like=like)
+        name = _float_name(np.float64 if dtype is None else dtype, kind)
+        return Tensor(devices.make_array(values, np.dtype(name), device))
+
+    def normal(
+        self,
+        shape: Shape,
+        mean: float = 0.0,
+        std: float = 1.0,
+        dtype: Any = None,
+        device: str | None = None,
+        like: Any = None,
+    ) -> Tensor:
+        """Samples of N(mean, std**2)."""
+        values = self.numpy_generator.normal(mean, std, _shape(shape))
+        return self._place(values, dtype, device, like, "normal")
+
+    def uniform(
+        self,
+        shape: Shape,
+        low: float = 0.0,
+        high: float = 1.0,
+        dtype: Any = None,
+        device: str | None = None,
+        like: Any = None,
+    ) -> Tensor:
+        """Samples of the uniform distribution on ``[low, high)``."""
+        values = self.numpy_generator.uniform(low, high, _shape(shape))
+        return self._place(values, dtype, device, like, "uniform")
+
+    def integers(
+        self, low: int, high: int | None = None, shape: Shape = (), device: str | None = None
+    ) -> Tensor:
+        """int64 samples in ``[low, high)`` (``[0, low)`` when ``high`` is None)."""
+        values = self.numpy_generator.integers(low, high, _shape(shape), dtype=np.int64)
+        return Tensor(devices.make_array(values, None, device))
+
+    def permutation(self, n: int, device: str | None = None) -> Tensor:
+        """A random ordering of ``0 .. n-1`` (int64)."""
+        return Tensor(devices.make_array(self.numpy_generator.permutation(n), None, device))
+
+    def __repr__(self) -> str:
+        return f"Generator({type(self.numpy_generator.bit_generator).__name__})"
+
+
+_default = Generator()
 
 
 def seed(value: int | None) -> None:
-    """Reseed the generator of every device (None: fresh entropy).
-
-    >>> import tapegrad as tg
-    >>> tg.random.seed(0); a = tg.random.normal(3).numpy()
-    >>> tg.random.seed(0); b = tg.random.normal(3).numpy()
-    >>> bool((a == b).all())
-    True
-    """
-    global _seed
-    _seed = value
-    _generators.clear()
-
-
-def _generator(device: str) -> Any:
-    gen = _generators.get(device)
-    if gen is None:
-        if device == "cpu":
-            gen = np.random.default_rng(_seed)
-        else:
-            cp = devices.cupy()
-            with cp.cuda.Device(devices.gpu_index(device)):
-                gen = cp.random.RandomState(_seed)
-        _generators[device] = gen
-    return gen
-
-
-def _draw(kind: str, shape: Shape, dtype: Any, device: str | None, like: Any) -> Tensor:
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(int(n) for n in shape)
-    if device is None and like is not None:
-        to = backend.placement_of(raw(like))
-        if dtype is None:
-            dtype = raw(like).dtype
-    else:
-        to = devices.placement(device)
-    name = backend.dtype_name(dtype) if dtype is not None else "float64"
-    if name not in ("float32", "float64"):
-        raise TypeError(f"tapegrad.random.{kind}: dtype must be float32 or float64, got {name}")
-    if not to.name.startswith("gpu:"):
-        # The host generator: NumPy's own numbers, or those for another host library.
-        gen = _generator("cpu")
-        draw = gen.random if kind == "uniform" else gen.standard_normal
-        return Tensor(backend.move(np.asarray(draw(shape, dtype=name)), to))
-    gen = _generator(to.name)
-    draw = gen.random_sample if kind == "uniform" else gen.standard_normal
-    with to.device:
-        return Tensor(draw(shape, dtype=name))
+    """Reset the default Generator to ``value`` (fresh entropy when None)."""
+    global _default
+    _default = Generator(value)
 
 
 def normal(
@@ -80,15 +122,13 @@ def normal(
     device: str | None = None,
     like: Any = None,
 ) -> Tensor:
-    """Normal samples of ``shape`` on ``device`` (else next to ``like``, else the default
-    device); float64 unless ``dtype`` or ``like`` says float32.
+    """N(mean, std**2) samples from the default Generator (see :meth:`Generator.normal`).
 
     >>> import tapegrad as tg
     >>> tg.random.normal((2, 3), dtype="float32").dtype
     dtype('float32')
     """
-    z = _draw("normal", shape, dtype, device, like)
-    return z if (mean, std) == (0.0, 1.0) else Tensor(z.data * std + mean)
+    return _default.normal(shape, mean, std, dtype, device, like)
 
 
 def uniform(
@@ -99,12 +139,11 @@ def uniform(
     device: str | None = None,
     like: Any = None,
 ) -> Tensor:
-    """Uniform samples in ``[low, high)``, placed as in :func:`normal`.
+    """Uniform samples on ``[low, high)`` from the default Generator.
 
     >>> import tapegrad as tg
     >>> u = tg.random.uniform(1000, -1.0, 1.0).numpy()
     >>> bool((u >= -1).all() and (u < 1).all())
     True
     """
-    u = _draw("uniform", shape, dtype, device, like)
-    return u if (low, high) == (0.0, 1.0) else Tensor(u.data * (high - low) + low)
+    return _default.uniform(shape, low, high, dtype, device, like)

@@ -1,0 +1,101 @@
+"""Initial values for layer weights, with PyTorch's default formulas.
+
+Each function returns a new Tensor drawn from ``generator`` (the default
+``tg.random`` stream when None, so ``tg.random.seed`` makes it reproducible).
+The fan-in is passed explicitly because layers store their weights in
+different layouts (Linear as ``(in, out)``, Conv2d as ``(out, in, kh, kw)``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from tapegrad import random
+from tapegrad.tensor import Tensor
+
+Shape = tuple[int, ...]
+
+
+def _source(generator: random.Generator | None) -> Any:
+    """``generator``, or the ``tg.random`` module (its default stream) when None."""
+    return random if generator is None else generator
+
+
+def uniform(
+    shape: Shape,
+    bound: float,
+    dtype: Any = np.float32,
+    device: str | None = None,
+    generator: random.Generator | None = None,
+) -> Tensor:
+    """Samples of U(-bound, bound).
+
+    >>> import tapegrad as tg
+    >>> w = tg.nn.init.uniform((3, 2), bound=0.5)
+    >>> w.dtype, bool((abs(w) <= 0.5).numpy().all())
+    (dtype('float32'), True)
+    """
+    return _source(generator).uniform(shape, -bound, bound, dtype=dtype, device=device)
+
+
+def kaiming_uniform(
+    shape: Shape,
+    fan_in: int,
+    a: float = math.sqrt(5),
+    dtype: Any = np.float32,
+    device: str | None = None,
+    generator: random.Generator | None = None,
+) -> Tensor:
+    """He-uniform samples for a leaky-ReLU slope ``a``: bound ``sqrt(6 / ((1 + a**2) fan_in))``.
+
+    With the default ``a = sqrt(5)`` the bound is ``1 / sqrt(fan_in)``, PyTorch's
+    default for Linear and Conv2d weights.
+
+    >>> import tapegrad as tg
+    >>> w = tg.nn.init.kaiming_uniform((100, 10), fan_in=100)
+    >>> float(abs(w).max().item()) <= 0.1
+    True
+    """
+    if fan_in <= 0:
+        raise ValueError(f"kaiming_uniform: fan_in must be positive, got {fan_in} for {shape}")
+    bound = math.sqrt(6.0 / ((1.0 + a * a) * fan_in))
+    return uniform(shape, bound, dtype, device, generator)
+
+
+def xavier_uniform(
+    shape: Shape,
+    fan_in: int,
+    fan_out: int,
+    gain: float = 1.0,
+    dtype: Any = np.float32,
+    device: str | None = None,
+    generator: random.Generator | None = None,
+) -> Tensor:
+    """Glorot-uniform samples: bound ``gain * sqrt(6 / (fan_in + fan_out))``.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.init.xavier_uniform((4, 4), fan_in=4, fan_out=4).shape
+    (4, 4)
+    """
+    if fan_in + fan_out <= 0:
+        raise ValueError(f"xavier_uniform: fans must be positive, got {fan_in} and {fan_out}")
+    return uniform(shape, gain * math.sqrt(6.0 / (fan_in + fan_out)), dtype, device, generator)
+
+
+def normal(
+    shape: Shape,
+    std: float = 1.0,
+    dtype: Any = np.float32,
+    device: str | None = None,
+    generator: random.Generator | None = None,
+) -> Tensor:
+    """Samples of N(0, std**2) (PyTorch's default for Embedding with ``std=1``).
+
+    >>> import tapegrad as tg
+    >>> tg.nn.init.normal((2, 3)).dtype
+    dtype('float32')
+    """
+    return _source(generator).normal(shape, 0.0, std, dtype=dtype, device=device)

@@ -1,0 +1,315 @@
+"""Layers built from tapegrad ops: Linear, Sequential, activations, Flatten, Dropout,
+Embedding, LayerNorm, and the functions behind them.
+
+Every layer's forward is a composition of differentiable ops, so its gradient
+(of any order) comes from the tape; there are no hand-written rules here.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from tapegrad import backend, ops, random
+from tapegrad.nn import init
+from tapegrad.nn.module import Module
+from tapegrad.ops.primitive import normalize_axis, raw, shape_of
+from tapegrad.tensor import Tensor, Variable
+
+ArrayLike = Any
+
+
+def linear(x: ArrayLike, weight: ArrayLike, bias: ArrayLike | None = None) -> Tensor:
+    """``x @ weight + bias`` with ``weight`` of shape ``(in_features, out_features)``.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.linear(tg.ones((2, 3)), tg.ones((3, 4)), tg.zeros(4)).shape
+    (2, 4)
+    """
+    x_shape, w_shape = shape_of(x), shape_of(weight)
+    if len(x_shape) < 1 or len(w_shape) != 2 or x_shape[-1] != w_shape[0]:
+        raise ValueError(
+            f"linear: input of shape {x_shape} does not fit a weight of shape {w_shape} "
+            f"(the input's last dimension must be in_features = {w_shape[0] if w_shape else '?'})"
+        )
+    out = ops.matmul(x, weight)
+    return out if bias is None else out + bias
+
+
+class Linear(Module):
+    """``x @ weight + bias``; weight ``(in_features, out_features)``, Kaiming-uniform
+    initialised like PyTorch's (bound ``1/sqrt(in_features)`` for weight and bias).
+
+    >>> import tapegrad as tg
+    >>> layer = tg.nn.Linear(3, 2)
+    >>> layer(tg.ones((5, 3), dtype="float32")).shape, layer.weight.dtype
+    ((5, 2), dtype('float32'))
+    """
+
+    def __init__(
+        self,
+        in_features: int,
+        out_features: int,
+        bias: bool = True,
+        dtype: Any = np.float32,
+        device: str | None = None,
+        generator: random.Generator | None = None,
+    ) -> None:
+        self.in_features = in_features
+        self.out_features = out_features
+        shape = (in_features, out_features)
+        self.weight = Variable(
+            init.kaiming_uniform(
+                shape, in_features, dtype=dtype, device=device, generator=generator
+            )
+        )
+        self.bias = None
+        if bias:
+            bound = 1.0 / math.sqrt(in_features)
+            self.bias = Variable(init.uniform((out_features,), bound, dtype, device, generator))
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return linear(x, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (
+            f"in_features={self.in_features}, out_features={self.out_features}, "
+            f"bias={self.bias is not None}"
+        )
+
+
+class Sequential(Module):
+    """Layers applied one after another; ``model[i]`` is the i-th layer.
+
+    >>> import tapegrad as tg
+    >>> model = tg.nn.Sequential(tg.nn.Linear(4, 8), tg.nn.ReLU(), tg.nn.Linear(8, 2))
+    >>> model(tg.ones((3, 4), dtype="float32")).shape, len(model)
+    ((3, 2), 3)
+    """
+
+    def __init__(self, *layers: Module) -> None:
+        for i, layer in enumerate(layers):
+            if not isinstance(layer, Module):
+                raise TypeError(
+                    f"Sequential: layer {i} is a {type(layer).__name__}, not a tg.nn.Module"
+                )
+            # Named "0", "1", ... so state_dict keys read "0.weight", as in PyTorch.
+            setattr(self, str(i), layer)
+
+    @property
+    def layers(self) -> list[Module]:
+        return [layer for _, layer in self.named_children()]
+
+    def __getitem__(self, i: int) -> Module:
+        return self.layers[i]
+
+    def __len__(self) -> int:
+        return len(self.layers)
+
+    def __iter__(self) -> Any:
+        return iter(self.layers)
+
+    def forward(self, x: Any) -> Any:
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+class ReLU(Module):
+    """Elementwise ``max(x, 0)``."""
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return ops.relu(x)
+
+
+class Tanh(Module):
+    """Elementwise hyperbolic tangent."""
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return ops.tanh(x)
+
+
+class Sigmoid(Module):
+    """Elementwise logistic function."""
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return ops.sigmoid(x)
+
+
+class Flatten(Module):
+    """Merge the axes from ``start_dim`` on into one: ``(N, C, H, W) -> (N, C*H*W)``."""
+
+    def __init__(self, start_dim: int = 1) -> None:
+        self.start_dim = start_dim
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        shape = shape_of(x)
+        (start,) = normalize_axis(self.start_dim, len(shape), "Flatten")
+        return ops.reshape(x, shape[:start] + (-1,))
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}"
+
+
+def dropout(
+    x: ArrayLike, p: float, training: bool = True, generator: random.Generator | None = None
+) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)``
+    (only when ``training``; otherwise ``x`` is returned unchanged).
+
+    >>> import tapegrad as tg
+    >>> y = tg.nn.dropout(tg.ones(1000), 0.5, generator=tg.random.Generator(0))
+    >>> sorted(set(y.numpy().tolist()))
+    [0.0, 2.0]
+    """
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout: p must be in [0, 1], got {p}")
+    x = x if isinstance(x, Tensor) else ops.asarray(x)
+    if not training or p == 0.0:
+        return x
+    if p == 1.0:
+        return x * 0.0
+    source = random if generator is None else generator
+    keep = source.uniform(x.shape, dtype=np.float64, like=x) >= p  # a constant: no gradient
+    scale = ops.astype(keep, x.dtype) / (1.0 - p)
+    return x * scale
+
+
+class Dropout(Module):
+    """Dropout with probability ``p``, active only in training mode (``model.train()``).
+
+    Masks come from ``generator`` (the default ``tg.random`` stream when None, so
+    ``tg.random.seed(n)`` makes them reproducible).
+    """
+
+    def __init__(self, p: float = 0.5, generator: random.Generator | None = None) -> None:
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"Dropout: p must be in [0, 1], got {p}")
+        self.p = p
+        self.generator = generator
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return dropout(x, self.p, self.training, self.generator)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}"
+
+
+def embedding(indices: Any, weight: ArrayLike) -> Tensor:
+    """Rows of ``weight`` at integer ``indices``: shape ``indices.shape + (dim,)``.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.embedding([[0, 2]], tg.eye(3)).shape
+    (1, 2, 3)
+    """
+    index = raw(indices)
+    if not hasattr(index, "dtype"):
+        index = np.asarray(index)
+    num = shape_of(weight)[0]
+    dtype = index.dtype
+    if backend.is_floating(dtype) or "bool" in str(dtype):
+        raise ValueError(
+            f"embedding: indices must be integers, got {dtype} of shape {tuple(index.shape)}"
+        )
+    host = backend.to_host(index)
+    if host.size and (host.min() < 0 or host.max() >= num):
+        raise ValueError(
+            f"embedding: indices of shape {host.shape} range over [{host.min()}, {host.max()}], "
+            f"outside [0, {num}) for a table of shape {shape_of(weight)}"
+        )
+    return ops.take(weight, index, axis=0)
+
+
+class Embedding(Module):
+    """A lookup table of ``num_embeddings`` vectors of size ``embedding_dim``,
+    initialised N(0, 1) like PyTorch's.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.Embedding(10, 4)(tg.tensor([[1, 2, 3]])).shape
+    (1, 3, 4)
+    """
+
+    def __init__(
+        self,
+        num_embeddings: int,
+        embedding_dim: int,
+        dtype: Any = np.float32,
+        device: str | None = None,
+        generator: random.Generator | None = None,
+    ) -> None:
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        shape = (num_embeddings, embedding_dim)
+        self.weight = Variable(init.normal(shape, 1.0, dtype, device, generator))
+
+    def forward(self, indices: Any) -> Tensor:
+        return embedding(indices, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"{self.num_embeddings}, {self.embedding_dim}"
+
+
+def layer_norm(
+    x: ArrayLike,
+    normalized_shape: int | tuple[int, ...],
+    weight: ArrayLike | None = None,
+    bias: ArrayLike | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Normalise over the trailing ``normalized_shape`` axes to zero mean and unit (biased)
+    variance, then scale by ``weight`` and shift by ``bias``.
+
+    >>> import tapegrad as tg
+    >>> y = tg.nn.layer_norm(tg.tensor([[1.0, 2.0, 3.0]]), 3)
+    >>> round(float(y.mean().item()), 6), round(float(y.var().item()), 3)
+    (0.0, 1.0)
+    """
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    x_shape = shape_of(x)
+    if len(shape) == 0 or x_shape[len(x_shape) - len(shape) :] != shape:
+        raise ValueError(
+            f"layer_norm: input of shape {x_shape} does not end in normalized_shape {shape}"
+        )
+    axes = tuple(range(len(x_shape) - len(shape), len(x_shape)))
+    centred = x - ops.mean(x, axis=axes, keepdims=True)
+    variance = ops.mean(centred * centred, axis=axes, keepdims=True)
+    out = centred / ops.sqrt(variance + eps)
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+class LayerNorm(Module):
+    """Layer normalisation over the trailing ``normalized_shape`` axes, with a learnable
+    elementwise scale (ones) and shift (zeros).
+
+    >>> import tapegrad as tg
+    >>> tg.nn.LayerNorm(4)(tg.ones((2, 4), dtype="float32")).shape
+    (2, 4)
+    """
+
+    def __init__(
+        self,
+        normalized_shape: int | tuple[int, ...],
+        eps: float = 1e-5,
+        elementwise_affine: bool = True,
+        dtype: Any = np.float32,
+        device: str | None = None,
+    ) -> None:
+        shape = (normalized_shape,) if isinstance(normalized_shape, int) else normalized_shape
+        self.normalized_shape = tuple(shape)
+        self.eps = eps
+        self.weight = self.bias = None
+        if elementwise_affine:
+            self.weight = Variable(ops.ones(self.normalized_shape, dtype=dtype, device=device))
+            self.bias = Variable(ops.zeros(self.normalized_shape, dtype=dtype, device=device))
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.normalized_shape}, eps={self.eps}"

@@ -1,0 +1,18 @@
+"""Optimizers, learning-rate schedules and gradient clipping (``tg.optim``).
+
+>>> import tapegrad as tg
+>>> w = tg.Variable([3.0])
+>>> optimizer = tg.optim.SGD([w], lr=0.25)
+>>> for _ in range(3):
+...     with tg.GradientTape() as tape:
+...         loss = (w * w).sum()
+...     optimizer.apply_gradients(tape.gradient(loss, [w]))
+>>> w.numpy()
+array([0.375])
+"""
+
+from tapegrad.optim.clip import clip_by_global_norm
+from tapegrad.optim.optimizers import SGD, Adam, AdamW, Optimizer
+from tapegrad.optim.schedules import CosineDecay, StepDecay
+
+__all__ = ["SGD", "Adam", "AdamW", "CosineDecay", "Optimizer", "StepDecay", "clip_by_global_norm"]

@@ -1,0 +1,34 @@
+"""Gradient clipping by the global norm of all gradients together."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tapegrad import ops
+from tapegrad.tensor import Tensor
+
+
+def clip_by_global_norm(grads: Sequence[Any], max_norm: float) -> tuple[list[Any], Tensor]:
+    """Scale ``grads`` so that their joint L2 norm is at most ``max_norm``.
+
+    Returns ``(clipped, norm)``, where ``norm`` is the norm before clipping and
+    ``clipped[i] = grads[i] * max_norm / max(norm, max_norm)`` (TensorFlow's
+    rule: grads under the limit come back unchanged in value). ``None`` entries
+    stay ``None``. Written with tapegrad ops, so it is differentiable.
+
+    >>> import tapegrad as tg
+    >>> grads = [tg.tensor([3.0]), None, tg.tensor([4.0])]
+    >>> clipped, norm = tg.optim.clip_by_global_norm(grads, 1.0)
+    >>> norm.item(), round(clipped[0].item(), 6), clipped[1], round(clipped[2].item(), 6)
+    (5.0, 0.6, None, 0.8)
+    """
+    if not max_norm > 0:
+        raise ValueError(f"clip_by_global_norm: max_norm must be positive, got {max_norm}")
+    present = [g if isinstance(g, Tensor) else ops.asarray(g) for g in grads if g is not None]
+    if not present:
+        return list(grads), ops.zeros(())
+    norm = ops.sqrt(sum(ops.sum(ops.square(g)) for g in present))
+    scale = max_norm / ops.maximum(norm, max_norm)
+    clipped = iter(g * ops.astype(scale, g.dtype) for g in present)
+    return [None if g is None else next(clipped) for g in grads], norm

@@ -1,0 +1,221 @@
+"""Optimizers: SGD, Adam, AdamW, with PyTorch's update rules step for step.
+
+An optimizer holds a list of Variables and, per Variable, a little state
+(momentum buffers, moment estimates, a step count). ``apply_gradients(grads)``
+takes one gradient per Variable, in order, skipping ``None``. Updates work on
+the backend arrays and go through ``Variable.assign``, outside any tape.
+Hyperparameters are Python floats, so a float32 Variable stays float32.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tapegrad import backend
+from tapegrad.ops.primitive import raw
+from tapegrad.tensor import Variable
+
+LearningRate = float | Callable[[int], float]
+
+
+class Optimizer:
+    """Base class: checks the gradients, tracks the step count and the learning rate.
+
+    ``lr`` is a float or a schedule, a callable from the number of updates applied
+    so far (0 for the first) to a learning rate (see ``tg.optim.StepDecay``).
+    """
+
+    def __init__(self, variables: Iterable[Variable], lr: LearningRate) -> None:
+        self.variables = list(variables)
+        name = type(self).__name__
+        seen: set[int] = set()
+        for i, v in enumerate(self.variables):
+            if not isinstance(v, Variable):
+                raise TypeError(f"{name}: item {i} of variables is a {type(v).__name__}")
+            if not backend.is_floating(v.dtype):
+                raise TypeError(f"{name}: Variable {i} of shape {v.shape} is {v.dtype}")
+            if id(v) in seen:
+                raise ValueError(f"{name}: Variable {i} of shape {v.shape} is listed twice")
+            seen.add(id(v))
+        if not callable(lr):
+            _check_range(name, "lr", lr, 0.0)
+        self.lr = lr
+        self.iterations = 0
+        self.state: list[dict[str, Any]] = [{} for _ in self.variables]
+
+    @property
+    def learning_rate(self) -> float:
+        """The learning rate the next update will use."""
+        return float(self.lr(self.iterations) if callable(self.lr) else self.lr)
+
+    def apply_gradients(self, grads: Sequence[Any]) -> None:
+        """Update each Variable from its gradient (``None``: leave it, and its state, alone).
+
+        Every gradient is checked before any Variable changes.
+        """
+        grads = list(grads)
+        name = type(self).__name__
+        if len(grads) != len(self.variables):
+            raise ValueError(
+                f"{name}.apply_gradients: {len(grads)} gradients for {len(self.variables)} "
+                "variables (pass one per variable, None to skip)"
+            )
+        work = []
+        for k, (v, g) in enumerate(zip(self.variables, grads)):
+            if g is None:
+                continue
+            g = raw(g)
+            if not hasattr(g, "shape"):  # a list or a Python number
+                g = np.asarray(g, dtype=v.dtype)
+            if tuple(g.shape) != v.shape:
+                raise ValueError(
+                    f"{name}.apply_gradients: gradient {k} has shape {tuple(g.shape)}, "
+                    f"its Variable {v.name or ''!r} {v.shape}"
+                )
+            xp = backend.namespace(v.data, g)  # raises on mixed devices
+            if g.dtype != v.dtype:
+                g = xp.astype(g, v.dtype)
+            work.append((v, g, self.state[k], xp))
+        lr = self.learning_rate
+        for v, g, state, xp in work:
+            state["step"] = state.get("step", 0) + 1
+            v.assign(self._updated(xp, v.data, g, state, lr))
+        self.iterations += 1
+
+    def _updated(self, xp: Any, p: Any, g: Any, state: dict[str, Any], lr: float) -> Any:
+        """The new value of a parameter ``p`` with gradient ``g``."""
+        raise NotImplementedError(f"{type(self).__name__} does not define its update rule")
+
+
+def _check_range(op: str, name: str, value: float, low: float, high: float = math.inf) -> None:
+    if not low <= value < high:
+        raise ValueError(f"{op}: {name} must be in [{low}, {high}), got {value}")
+
+
+class SGD(Optimizer):
+    """Stochastic gradient descent with optional momentum, Nesterov momentum and L2 weight
+    decay (PyTorch's ``torch.optim.SGD``)::
+
+        g = grad + weight_decay * p
+        b = g (first step), else momentum * b + (1 - dampening) * g
+        g = g + momentum * b (Nesterov), else b
+        p = p - lr * g
+
+    >>> import tapegrad as tg
+    >>> w = tg.Variable([1.0, 2.0])
+    >>> tg.optim.SGD([w], lr=0.1).apply_gradients([tg.tensor([1.0, -1.0])])
+    >>> w.numpy()
+    array([0.9, 2.1])
+    """
+
+    def __init__(
+        self,
+        variables: Iterable[Variable],
+        lr: LearningRate,
+        momentum: float = 0.0,
+        nesterov: bool = False,
+        weight_decay: float = 0.0,
+        dampening: float = 0.0,
+    ) -> None:
+        super().__init__(variables, lr)
+        _check_range("SGD", "momentum", momentum, 0.0)
+        _check_range("SGD", "weight_decay", weight_decay, 0.0)
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("SGD: Nesterov momentum needs momentum > 0 and dampening = 0")
+        self.momentum = float(momentum)
+        self.nesterov = nesterov
+        self.weight_decay = float(weight_decay)
+        self.dampening = float(dampening)
+
+    def _updated(self, xp: Any, p: Any, g: Any, state: dict[str, Any], lr: float) -> Any:
+        if self.weight_decay:
+            g = g + self.weight_decay * p
+        if self.momentum:
+            buffer = state.get("momentum_buffer")
+            if buffer is None:
+                buffer = g
+            else:
+                buffer = self.momentum * buffer + (1.0 - self.dampening) * g
+            state["momentum_buffer"] = buffer
+            g = g + self.momentum * buffer if self.nesterov else buffer
+        return p - lr * g
+
+
+class Adam(Optimizer):
+    """Adam (PyTorch's ``torch.optim.Adam``, L2 ``weight_decay`` added to the gradient)::
+
+        g = grad + weight_decay * p
+        m = beta1 * m + (1 - beta1) * g;  v = beta2 * v + (1 - beta2) * g**2
+        p = p - lr / (1 - beta1**t) * m / (sqrt(v) / sqrt(1 - beta2**t) + eps)
+
+    >>> import tapegrad as tg
+    >>> w = tg.Variable([1.0])
+    >>> tg.optim.Adam([w], lr=0.1).apply_gradients([tg.tensor([5.0])])
+    >>> round(float(w.numpy()[0]), 6)  # the first step moves by lr, whatever the scale
+    0.9
+    """
+
+    decoupled = False
+
+    def __init__(
+        self,
+        variables: Iterable[Variable],
+        lr: LearningRate = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0.0,
+    ) -> None:
+        super().__init__(variables, lr)
+        name = type(self).__name__
+        _check_range(name, "betas[0]", betas[0], 0.0, 1.0)
+        _check_range(name, "betas[1]", betas[1], 0.0, 1.0)
+        _check_range(name, "eps", eps, 0.0)
+        _check_range(name, "weight_decay", weight_decay, 0.0)
+        self.betas = (float(betas[0]), float(betas[1]))
+        self.eps = float(eps)
+        self.weight_decay = float(weight_decay)
+
+    def _updated(self, xp: Any, p: Any, g: Any, state: dict[str, Any], lr: float) -> Any:
+        beta1, beta2 = self.betas
+        if self.weight_decay:
+            if self.decoupled:
+                p = p * (1.0 - lr * self.weight_decay)
+            else:
+                g = g + self.weight_decay * p
+        m = state.get("exp_avg")
+        v = state.get("exp_avg_sq")
+        m = (1.0 - beta1) * g if m is None else beta1 * m + (1.0 - beta1) * g
+        v = (1.0 - beta2) * (g * g) if v is None else beta2 * v + (1.0 - beta2) * (g * g)
+        state["exp_avg"], state["exp_avg_sq"] = m, v
+        t = state["step"]
+        step_size = lr / (1.0 - beta1**t)
+        denominator = xp.sqrt(v) / math.sqrt(1.0 - beta2**t) + self.eps
+        return p - step_size * (m / denominator)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (PyTorch's ``torch.optim.AdamW``): the parameter
+    shrinks by ``lr * weight_decay`` before the Adam step instead of adding to the gradient.
+
+    >>> import tapegrad as tg
+    >>> w = tg.Variable([1.0])
+    >>> tg.optim.AdamW([w], lr=0.1, weight_decay=0.5).apply_gradients([tg.tensor([0.0])])
+    >>> w.numpy()
+    array([0.95])
+    """
+
+    decoupled = True
+
+    def __init__(
+        self,
+        variables: Iterable[Variable],
+        lr: LearningRate = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+    ) -> None:
+        super().__init__(variables, lr, betas, eps, weight_decay)
