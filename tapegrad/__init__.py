@@ -1,4 +1,5 @@
-"""tapegrad: tape-based (Wengert list) reverse-mode automatic differentiation for NumPy.
+"""tapegrad: tape-based (Wengert list) reverse-mode automatic differentiation for NumPy
+(CPU) and CuPy (GPU).
 
 >>> import tapegrad as tg
 >>> x = tg.Variable(2.0)

@@ -326,15 +326,24 @@ class Variable(Tensor):
     def assign(self, value: Any) -> Variable:
         """Replace the value (same shape and dtype); returns the Variable."""
         xp = backend.namespace(self.data)
-        return self._replace(xp.asarray(_raw(value), dtype=self.dtype, copy=True), "assign")
+        new = xp.asarray(self._here(value), dtype=self.dtype, copy=True)
+        return self._replace(new, "assign")
 
     def assign_add(self, delta: Any) -> Variable:
         """``self = self + delta``, outside of any tape."""
-        return self._replace(self.data + _raw(delta), "assign_add")
+        return self._replace(self.data + self._here(delta), "assign_add")
 
     def assign_sub(self, delta: Any) -> Variable:
         """``self = self - delta``, outside of any tape."""
-        return self._replace(self.data - _raw(delta), "assign_sub")
+        return self._replace(self.data - self._here(delta), "assign_sub")
+
+    def _here(self, value: Any) -> Any:
+        """``value`` on this Variable's device; Python scalars stay scalars (NumPy's weak
+        scalar rule keeps a float32 Variable float32)."""
+        value = _raw(value)
+        if isinstance(value, (int, float, bool, complex)):
+            return value
+        return backend.move(value, backend.placement_of(self.data))
 
     def __repr__(self) -> str:
         label = f"{self.name!r}, " if self.name else ""

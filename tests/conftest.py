@@ -6,6 +6,7 @@ Pick one with ``HYPOTHESIS_PROFILE=dev python -m pytest``.
 import os
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -33,8 +34,24 @@ def pytest_addoption(parser):
         "--backend",
         default=None,
         help="array backends to run the op suite on: numpy, strict, cupy, all "
-        "(comma-separated; default: numpy)",
+        "(comma-separated; default: numpy and strict, when array_api_strict is installed)",
     )
+
+
+def pytest_configure(config):
+    from backends import select
+
+    try:
+        select(config.getoption("--backend"))
+    except (ValueError, RuntimeError) as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def pytest_report_header(config):
+    from backends import select
+
+    chosen = select(config.getoption("--backend"))
+    return "tapegrad backends: " + ", ".join(b.name for b in chosen)
 
 
 def pytest_generate_tests(metafunc):

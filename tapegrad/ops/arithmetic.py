@@ -6,11 +6,12 @@ input's shape with :func:`unbroadcast`.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from tapegrad import ops
+from tapegrad import backend, ops
 from tapegrad.ops.primitive import (
     Primitive,
     explain_broadcast,
@@ -86,6 +87,8 @@ def _power_vjp_base(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
 def _power_vjp_exponent(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
     # d(x**y)/dy = x**y * log(x); taken as 0 where x <= 0 (the double where keeps
     # the second derivative free of NaN there).
+    if isinstance(x, (int, float)):  # a constant base stays a constant, on no device
+        return unbroadcast(g * ans * (math.log(x) if x > 0 else 0.0), shape_of(y))
     positive = ops.greater(x, 0)
     log_x = ops.where(positive, ops.log(ops.where(positive, x, 1.0)), 0.0)
     return unbroadcast(g * ans * log_x, shape_of(y))
@@ -186,9 +189,9 @@ def abs(x: ArrayLike) -> Tensor:  # noqa: A001 - NumPy's name
     return _abs(x)
 
 
-_astype = Primitive("astype", lambda xp, x, dtype: xp.astype(x, dtype)).defvjp(
-    lambda g, ans, x, dtype: ops.astype(g, x.dtype)
-)
+_astype = Primitive(
+    "astype", lambda xp, x, dtype: xp.astype(x, backend.dtype_in(xp, dtype))
+).defvjp(lambda g, ans, x, dtype: ops.astype(g, x.dtype))
 
 
 def astype(x: ArrayLike, dtype: Any) -> Tensor:

@@ -1,6 +1,7 @@
 """Creation: zeros ones full zeros_like ones_like arange eye asarray (no gradient).
 
-New arrays go to ``device`` (the default device when None), or next to ``like``.
+New arrays go to ``device``; when it is None, next to ``like``, else to the default
+device (see :func:`tapegrad.set_default_device`).
 """
 
 from __future__ import annotations
@@ -17,17 +18,18 @@ Shape = int | tuple[int, ...]
 
 
 def _make(build: Any, dtype: Any, device: str | None, like: Any) -> Tensor:
-    """Run ``build(xp, dtype, **device_kwargs)`` in the namespace of ``like`` or ``device``."""
-    if like is not None:
+    """Run ``build(xp, dtype, **device_kwargs)`` on ``device``, else next to ``like``,
+    else on the default device."""
+    if device is None and like is not None:
         data = raw(like)
         xp = backend.namespace(data)
         if xp is np:
             return Tensor(build(np, dtype))
-        return Tensor(build(xp, dtype, device=data.device))
-    target = devices.normalize(device)
-    if target == "cpu":
-        return Tensor(build(np, dtype))
-    return Tensor(devices.make_array(build(np, dtype), None, target))
+        with backend.on_device(data):
+            return Tensor(build(xp, backend.dtype_in(xp, dtype), device=data.device))
+    return Tensor(
+        devices.build(device, lambda xp, **kw: build(xp, backend.dtype_in(xp, dtype), **kw))
+    )
 
 
 def _default_dtype(dtype: Any, like: Any) -> Any:
@@ -40,13 +42,23 @@ def _default_dtype(dtype: Any, like: Any) -> Any:
 
 
 def zeros(shape: Shape, dtype: Any = None, device: str | None = None, like: Any = None) -> Tensor:
-    """A Tensor of zeros (float64 unless ``dtype`` or ``like`` says otherwise)."""
+    """A Tensor of zeros (float64 unless ``dtype`` or ``like`` says otherwise).
+
+    >>> import tapegrad as tg
+    >>> tg.zeros((2, 3), dtype="float32").shape, tg.zeros(2, device="cpu").device
+    ((2, 3), 'cpu')
+    """
     dtype = _default_dtype(dtype, like)
     return _make(lambda xp, dt, **kw: xp.zeros(shape, dtype=dt, **kw), dtype, device, like)
 
 
 def ones(shape: Shape, dtype: Any = None, device: str | None = None, like: Any = None) -> Tensor:
-    """A Tensor of ones."""
+    """A Tensor of ones.
+
+    >>> import tapegrad as tg
+    >>> tg.ones(3).numpy()
+    array([1., 1., 1.])
+    """
     dtype = _default_dtype(dtype, like)
     return _make(lambda xp, dt, **kw: xp.ones(shape, dtype=dt, **kw), dtype, device, like)
 
@@ -54,7 +66,12 @@ def ones(shape: Shape, dtype: Any = None, device: str | None = None, like: Any =
 def full(
     shape: Shape, fill_value: Any, dtype: Any = None, device: str | None = None, like: Any = None
 ) -> Tensor:
-    """A Tensor filled with ``fill_value`` (its dtype by NumPy's rules when ``dtype`` is None)."""
+    """A Tensor filled with ``fill_value`` (its dtype by NumPy's rules when ``dtype`` is None).
+
+    >>> import tapegrad as tg
+    >>> tg.full(2, 7).numpy()
+    array([7, 7])
+    """
     if dtype is None and like is not None:
         dtype = _default_dtype(None, like)
     return _make(
@@ -68,12 +85,22 @@ def _shape(x: Any) -> tuple[int, ...]:
 
 
 def zeros_like(x: Any, dtype: Any = None) -> Tensor:
-    """Zeros with the shape, dtype and device of ``x``."""
+    """Zeros with the shape, dtype and device of ``x``.
+
+    >>> import tapegrad as tg
+    >>> tg.zeros_like(tg.tensor([1.0, 2.0], dtype="float32")).dtype
+    dtype('float32')
+    """
     return zeros(_shape(x), dtype=dtype, like=x)
 
 
 def ones_like(x: Any, dtype: Any = None) -> Tensor:
-    """Ones with the shape, dtype and device of ``x``."""
+    """Ones with the shape, dtype and device of ``x``.
+
+    >>> import tapegrad as tg
+    >>> tg.ones_like(tg.tensor([[1.0], [2.0]])).shape
+    (2, 1)
+    """
     return ones(_shape(x), dtype=dtype, like=x)
 
 
@@ -85,7 +112,12 @@ def arange(
     device: str | None = None,
     like: Any = None,
 ) -> Tensor:
-    """Evenly spaced values in ``[start, stop)``, as ``np.arange``."""
+    """Evenly spaced values in ``[start, stop)``, as ``np.arange``.
+
+    >>> import tapegrad as tg
+    >>> tg.arange(1, 7, 2).numpy()
+    array([1, 3, 5])
+    """
     return _make(
         lambda xp, dt, **kw: xp.arange(start, stop, step, dtype=dt, **kw), dtype, device, like
     )
@@ -94,17 +126,27 @@ def arange(
 def eye(
     n: int, m: int | None = None, dtype: Any = None, device: str | None = None, like: Any = None
 ) -> Tensor:
-    """The identity matrix of ``n`` rows (and ``m`` columns)."""
+    """The identity matrix of ``n`` rows (and ``m`` columns).
+
+    >>> import tapegrad as tg
+    >>> tg.eye(2).numpy()
+    array([[1., 0.],
+           [0., 1.]])
+    """
     dtype = _default_dtype(dtype, like)
     return _make(lambda xp, dt, **kw: xp.eye(n, m, dtype=dt, **kw), dtype, device, like)
 
 
 def asarray(data: Any, dtype: Any = None, like: Any = None) -> Tensor:
-    """``data`` as a Tensor without copying when it already fits (for internal use and seeds)."""
+    """``data`` as a Tensor next to ``like`` (else where ``data`` is), copying only to move it.
+
+    For internal use and gradient seeds: no copy is made when ``data`` already fits.
+    """
     data = raw(data)
-    if like is not None:
-        xp = backend.namespace(raw(like))
-        if xp is np:
-            return Tensor(np.asarray(backend.to_host(data), dtype=dtype))
-        return Tensor(xp.asarray(data, dtype=dtype, device=raw(like).device))
-    return Tensor(np.asarray(data, dtype=dtype))
+    to = backend.placement_of(raw(like) if like is not None else data)
+    out = backend.move(data, to)
+    if dtype is not None:
+        dtype = backend.dtype_in(to.xp, dtype)
+        if out.dtype != dtype:
+            out = to.xp.astype(out, dtype)
+    return Tensor(out)

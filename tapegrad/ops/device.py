@@ -9,15 +9,26 @@ from tapegrad.ops.creation import asarray
 from tapegrad.ops.primitive import Primitive, raw
 from tapegrad.tensor import Tensor
 
-# The adjoint of a copy to another device is the copy back.
-_to_device = Primitive(
-    "to_device", lambda xp, x, device: devices.make_array(x, None, device)
-).defvjp(lambda g, ans, x, device: _to_device(g, device=backend.device_of(raw(x))))
+# The adjoint of a copy to another device is the copy back to where the input was
+# (its library and its device), so gradients live on their source's device.
+_to_device = Primitive("to_device", lambda xp, x, to: backend.move(x, to)).defvjp(
+    lambda g, ans, x, to: _to_device(g, to=backend.placement_of(raw(x)))
+)
 
 
 def to_device(x: Any, device: str) -> Tensor:
-    """A copy of ``x`` on ``device``; gradients flow back to ``x``'s device."""
-    return _to_device(x, device=devices.normalize(device))
+    """``x`` on ``device`` (``"cpu"``, ``"gpu"``, ``"gpu:N"``); gradients flow back to ``x``'s
+    device. ``"cpu"`` means NumPy: arrays of other host libraries become NumPy arrays.
+
+    >>> import tapegrad as tg
+    >>> x = tg.tensor([1.0, 2.0])
+    >>> with tg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = (tg.to_device(x, "cpu") * 3.0).sum()
+    >>> tape.gradient(y, x).device
+    'cpu'
+    """
+    return _to_device(x, to=devices.placement(device))
 
 
 def stop_gradient(x: Any) -> Tensor:

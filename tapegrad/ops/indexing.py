@@ -42,15 +42,10 @@ def _accumulates(index: tuple[Any, ...]) -> bool:
 
 
 def _index_add_forward(xp: Any, values: Any, shape: tuple[int, ...], index: tuple) -> Any:
-    target = xp.zeros(shape, dtype=values.dtype, **_device_kwargs(xp, values))
+    target = backend.zeros(xp, shape, like=values)
     if _accumulates(index):
         return backend.scatter_add(xp, target, index, values)
-    target[index] = values
-    return target
-
-
-def _device_kwargs(xp: Any, like: Any) -> dict[str, Any]:
-    return {} if xp is np else {"device": like.device}
+    return backend.index_set(xp, target, index, values)
 
 
 _index_add = Primitive("index_add", _index_add_forward).defvjp(
@@ -63,7 +58,7 @@ def index_add(values: ArrayLike, shape: tuple[int, ...], index: Any) -> Tensor:
     return _index_add(values, shape=tuple(shape), index=normalize_index(index))
 
 
-_getitem = Primitive("getitem", lambda xp, x, index: x[index]).defvjp(
+_getitem = Primitive("getitem", backend.gather).defvjp(
     lambda g, ans, x, index: _index_add(g, shape=shape_of(x), index=index)
 )
 
@@ -108,6 +103,6 @@ def take_along_axis(x: ArrayLike, indices: Any, axis: int) -> Tensor:
 def _as_index_array(indices: Any) -> Any:
     if isinstance(indices, Tensor):
         return indices.data
-    if hasattr(indices, "__array_namespace__"):
+    if backend.is_foreign(indices):
         return indices
     return np.asarray(indices)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import ops
+from tapegrad import backend, ops
 from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
 from tapegrad.tape import active_tapes
 from tapegrad.tensor import Tensor
@@ -103,10 +103,7 @@ def _einsum_vjp(k: int, g: Tensor, ans: Tensor, *operands: Any, terms: tuple, ou
 
 
 def _einsum_forward(xp: Any, *operands: Any, terms: tuple, output: str) -> Any:
-    kernel = getattr(xp, "einsum", None)
-    if kernel is None:
-        raise TypeError(f"einsum is not available for arrays of {xp.__name__}")
-    return kernel(",".join(terms) + "->" + output, *operands)
+    return backend.einsum(xp, terms, output, *operands)
 
 
 _einsum = Primitive("einsum", _einsum_forward).defvjp_argnum(_einsum_vjp)

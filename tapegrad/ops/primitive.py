@@ -30,7 +30,7 @@ class Primitive:
     """An op the tape records. ``differentiable=False`` ops never record."""
 
     __slots__ = (
-        "name", "forward", "vjps", "argnum_rule", "same_shape_vjps", "ruled_inputs",
+        "name", "forward", "vjps", "argnum_rule", "argnum_rules", "same_shape_vjps", "ruled_inputs",
         "differentiable", "explain", "replayable",
     )  # fmt: skip
 
@@ -63,6 +63,7 @@ class Primitive:
     def defvjp_argnum(self, rule: Rule) -> Primitive:
         """For variadic primitives: ``rule(argnum, cotangent, output, *inputs, **params)``."""
         self.argnum_rule = rule
+        self.argnum_rules: dict[int, Rule] = {}
         self.ruled_inputs = sys.maxsize
         return self
 
@@ -77,7 +78,12 @@ class Primitive:
     def rule(self, k: int) -> Rule | None:
         """The VJP rule of input ``k``, or None when that input has no gradient."""
         if self.argnum_rule is not None:
-            return _argnum_partial(self.argnum_rule, k)
+            # One partial per input, kept on the primitive (a custom_gradient's one-off
+            # primitive takes its rules with it when it goes).
+            rules = self.argnum_rules
+            if k not in rules:
+                rules[k] = functools.partial(self.argnum_rule, k)
+            return rules[k]
         return self.vjps[k] if k < len(self.vjps) else None
 
     def __call__(self, *inputs: Any, **params: Any) -> Tensor:
@@ -89,6 +95,9 @@ class Primitive:
                 if type(a) is not _ndarray and type(a) not in _SCALARS:
                     xp = backend.namespace(*arrays)
                     break
+        except backend.MixedDevicesError as exc:
+            raise backend.MixedDevicesError(f"{self.name}: {exc}") from None
+        try:
             out = self.forward(xp, *arrays, **params)
         except (ValueError, TypeError, IndexError) as exc:
             raise type(exc)(self._explain(exc, arrays, params)) from exc
@@ -113,11 +122,6 @@ class Primitive:
 
     def __repr__(self) -> str:
         return f"<Primitive {self.name}>"
-
-
-@functools.lru_cache(maxsize=1024)
-def _argnum_partial(rule: Rule, k: int) -> Rule:
-    return functools.partial(rule, k)
 
 
 def passthrough(g: Any, ans: Any, *inputs: Any, **params: Any) -> Any:
