@@ -122,11 +122,15 @@ class Trace:
         self.env.append(value)
         return len(self.env) - 1
 
-    def add_traced(self, t: Tensor) -> int:
+    def add_traced(self, t: Tensor, live: bool = False) -> int:
+        """A slot for ``t``'s value; ``live``: a Variable f reads, read again by each replay.
+
+        A Variable passed as an argument is an input like any other, not live.
+        """
         slot = self.slot(t.data)
         self.slot_of[t._id] = slot
         self.array_slot[id(t.data)] = slot
-        if isinstance(t, Variable):
+        if live:
             self.variables.append((slot, t))
         return slot
 
@@ -134,7 +138,7 @@ class Trace:
         if isinstance(x, Tensor):
             slot = self.slot_of.get(x._id)
             if slot is None and isinstance(x, Variable):
-                slot = self.add_traced(x)  # a Variable is read again by every replay
+                slot = self.add_traced(x, live=True)
             return slot
         if hasattr(x, "shape"):  # the raw array of a traced Tensor, passed on by an op
             return self.array_slot.get(id(x))

@@ -314,3 +314,22 @@ def test_custom_gradients_inside_are_refused():
         tape.watch(x)
         with pytest.raises(NotImplementedError, match="custom_gradient"):
             compiled(x)
+
+
+def test_variables_passed_as_arguments_get_their_gradient_once():
+    def f(x, w, b):
+        return tg.sum(tg.relu(x @ w + b))
+
+    compiled = tg.compile(f)
+    rng = np.random.default_rng(4)
+    w, b = tg.Variable(rng.standard_normal((3, 2))), tg.Variable(rng.standard_normal(2))
+    for _ in range(3):
+        x = tg.tensor(rng.standard_normal((4, 3)))
+        grads = []
+        for g in (f, compiled):
+            with tg.GradientTape() as tape:
+                out = g(x, w, b)
+            grads.append(tape.gradient(out, [w, b]))
+        _assert_same(*grads)
+        w.assign_sub(grads[0][0].numpy() * 0.1)
+    assert compiled.traces == 1
