@@ -17,7 +17,7 @@ import numpy as np
 
 from tapegrad import backend, debug
 from tapegrad.ops.primitive import passthrough, raw
-from tapegrad.sweep import accumulate_raw, call_rule_raw, check_raw, sweep_frees
+from tapegrad.sweep_raw import accumulate_raw, call_rule_raw, check_raw, sweep_frees
 from tapegrad.tape import GradientTape, is_recorded
 from tapegrad.tensor import Tensor
 

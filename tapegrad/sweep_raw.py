@@ -1,0 +1,149 @@
+"""The reverse sweep's raw-array mode: gradient rules on backend arrays, not Tensors.
+
+When no tape records the sweep, nothing a rule computes needs recording, so the
+rules get the saved arrays themselves: operators stay in NumPy, no Tensor is
+created, no op dispatches. Rules are the same functions as in the Tensor mode
+(written with tapegrad ops, which still return Tensors; unwrapped here).
+Fan-out is summed in place into buffers the sweep allocated itself. tg.compile's
+replays (tapegrad/replay_sweep.py) use the same helpers.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from typing import Any
+
+import numpy as np
+
+from tapegrad import debug, ops
+from tapegrad.ops.primitive import passthrough
+from tapegrad.tape import RECORDING, Entry, _active
+from tapegrad.tensor import Tensor
+
+_ndarray, _generic = np.ndarray, np.generic
+
+
+# Whether the running sweep drops each entry once passed (a non-persistent tape's one
+# gradient): rules that keep residuals of their own (tg.compile's replays) free them too.
+frees: contextvars.ContextVar[bool] = contextvars.ContextVar("tapegrad_frees", default=False)
+
+
+def sweep_frees() -> bool:
+    """Whether the running sweep frees each entry's saved values as it passes."""
+    return frees.get()
+
+
+def nested_recording() -> bool:
+    """Whether some active tape records, so that gradient rules must run on Tensors."""
+    return any(t._mode is RECORDING for t in _active.get())
+
+
+def apply_rules_raw(
+    index: int,
+    entry: Entry,
+    g: Any,
+    depends: set[int],
+    cotangents: dict,
+    owned: set[int],
+    anomaly: bool,
+) -> None:
+    # The hot loop of a first-order gradient: the checks of check_raw run inline, and
+    # check_raw itself only when a result is not already a NumPy array of the right kind.
+    primitive = entry.primitive
+    inputs = entry.inputs
+    ans = entry.output.data
+    params = entry.params
+    shortcuts = primitive.same_shape_vjps
+    vjps = primitive.vjps if primitive.argnum_rule is None else None
+    numpy_g = type(g) is _ndarray
+    arrays = None
+    for k, x in enumerate(inputs):
+        if not isinstance(x, Tensor) or x._id not in depends:
+            continue
+        if vjps is None:
+            rule = primitive.rule(k)
+        else:
+            rule = vjps[k] if k < len(vjps) else None
+        if rule is None:  # a non-floating input, such as where's condition
+            continue
+        if arrays is None:
+            arrays = [y.data if isinstance(y, Tensor) else y for y in inputs]
+        data = x.data
+        if shortcuts is not None and numpy_g and data.shape == ans.shape:
+            rule = shortcuts[k]
+        if numpy_g:
+            gx = g if rule is passthrough else rule(g, ans, *arrays, **params)
+            if type(gx) is not _ndarray or gx.shape != data.shape or gx.dtype != data.dtype:
+                gx = check_raw(primitive, k, gx, data)
+        else:
+            gx = vjp_raw(primitive, k, rule, g, ans, arrays, params, data)
+        if gx is None:
+            continue
+        if anomaly:
+            debug.check_backward(entry, index, k, gx, g)
+        key = x._id
+        previous = cotangents.get(key)
+        if previous is None:
+            cotangents[key] = gx
+        elif key in owned:
+            previous += gx
+        else:
+            cotangents[key] = total = previous + gx
+            if type(total) is _ndarray:
+                owned.add(key)
+
+
+def vjp_raw(
+    primitive: Any, k: int, rule: Any, g: Any, ans: Any, arrays: list, params: dict, x: Any
+) -> Any:
+    """Input ``k``'s cotangent as a raw array, checked against ``x``'s shape, in its dtype."""
+    return check_raw(primitive, k, call_rule_raw(rule, g, ans, arrays, params), x)
+
+
+def call_rule_raw(rule: Any, g: Any, ans: Any, arrays: list, params: dict) -> Any:
+    """Run a gradient rule on raw arrays.
+
+    Rules are written with tapegrad ops; given NumPy arrays, operators stay in
+    NumPy and the ops they call return Tensors (unwrapped by :func:`check_raw`).
+    Other array libraries refuse to mix their arrays with Tensors, so they get Tensors.
+    """
+    if type(g) is _ndarray:
+        return rule(g, ans, *arrays, **params)
+    wrapped = [Tensor(a) if hasattr(a, "__array_namespace__") else a for a in arrays]
+    return rule(Tensor(g), Tensor(ans), *wrapped, **params)
+
+
+def check_raw(primitive: Any, k: int, gx: Any, x: Any) -> Any:
+    """A rule's result as a raw array of ``x``'s dtype; a wrong shape is a bug in the rule."""
+    if gx is None:
+        return None
+    if isinstance(gx, Tensor):
+        gx = gx.data
+    elif type(gx) is not _ndarray and isinstance(gx, _generic):
+        gx = np.asarray(gx)  # arithmetic on 0-d arrays gives NumPy scalars
+    if gx.shape != x.shape:
+        raise RuntimeError(
+            f"{primitive.name}: the gradient rule for input {k} returned shape "
+            f"{tuple(gx.shape)}, but the input has shape {tuple(x.shape)} (a bug in the rule)"
+        )
+    if gx.dtype != x.dtype:
+        gx = ops.astype(gx, x.dtype).data
+    return gx
+
+
+def accumulate_raw(cotangents: dict, owned: set, key: Any, g: Any) -> None:
+    """Add raw cotangent ``g`` into ``cotangents[key]``; in place once the sweep owns the buffer.
+
+    A buffer is owned when the sweep allocated it (a sum of two contributions): a
+    rule's result may alias its cotangent or a saved value, so it is never written.
+    """
+    previous = cotangents.get(key)
+    if previous is None:
+        cotangents[key] = g
+    elif key in owned:
+        previous += g
+    else:
+        total = previous + g
+        cotangents[key] = total
+        if type(total) is _ndarray:
+            owned.add(key)
