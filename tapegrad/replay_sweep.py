@@ -137,9 +137,9 @@ def _raw_vjp(call: Call, output: int, g: Any, wanted: list[int]) -> dict[int, An
         for slot in plan.unread:
             env[slot] = None
     if plan.verified and type(g) is _ndarray and not debug.anomaly_mode():
-        cotangents = _sweep_verified(plan, env, g, free)
-    else:
-        cotangents = _sweep_checked(plan, env, g)
+        by_slot = _sweep_verified(plan, env, g, free)
+        return {k: by_slot[slots[k]] for k in wanted}
+    cotangents = _sweep_checked(plan, env, g)
     return {k: cotangents.get(slots[k]) for k in wanted}
 
 
@@ -178,8 +178,11 @@ def _sweep_checked(plan: _Plan, env: list[Any], g: Any) -> dict[int, Any]:
 _SKIP = object()  # the rule returned None: the input gets no gradient from this step
 
 
-def _sweep_verified(plan: _Plan, env: list[Any], g: Any, free: bool) -> dict[int, Any]:
-    """The lean sweep of a verified plan: NumPy arrays only, rules called bare."""
+def _sweep_verified(plan: _Plan, env: list[Any], g: Any, free: bool) -> list[Any]:
+    """The lean sweep of a verified plan: NumPy arrays only, rules called bare.
+
+    Cotangents live in a list indexed like ``env`` (slot -> cotangent or None).
+    """
     if plan.table is None:
         plan.table = [
             (
@@ -192,13 +195,14 @@ def _sweep_verified(plan: _Plan, env: list[Any], g: Any, free: bool) -> dict[int
             )
             for step, targets in plan.steps
         ]
-    cotangents: dict[int, Any] = {plan.steps[0][0].out: g}
+    cotangents: list[Any] = [None] * len(env)
+    cotangents[plan.steps[0][0].out] = g
     owned: set[int] = set()
-    pop, get = cotangents.pop, cotangents.get
     for kind, out, first, second, step, targets in plan.table:
-        g_out = pop(out, None)
+        g_out = cotangents[out]
         if g_out is None:
             continue
+        cotangents[out] = None
         ans = env[out]
         if kind == 0:
             arrays = step.get(env)
@@ -217,7 +221,7 @@ def _sweep_verified(plan: _Plan, env: list[Any], g: Any, free: bool) -> dict[int
                 if fix is _SKIP:
                     continue
                 gx = _fixed(gx, fix)
-            previous = get(a)
+            previous = cotangents[a]
             if previous is None:
                 cotangents[a] = gx
             elif a in owned:
