@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -323,11 +325,19 @@ class Variable(Tensor):
 
     def assign_add(self, delta: Any) -> Variable:
         """``self = self + delta``, outside of any tape."""
-        return self._replace(self.data + self._here(delta), "assign_add")
+        return self._combine(delta, operator.add, "assign_add")
 
     def assign_sub(self, delta: Any) -> Variable:
         """``self = self - delta``, outside of any tape."""
-        return self._replace(self.data - self._here(delta), "assign_sub")
+        return self._combine(delta, operator.sub, "assign_sub")
+
+    def _combine(self, delta: Any, combine: Callable[[Any, Any], Any], op: str) -> Variable:
+        delta = self._here(delta)
+        try:
+            new = combine(self.data, delta)
+        except ValueError:  # no broadcast: report the mismatch as _replace words it
+            new = backend.namespace(self.data).asarray(delta)
+        return self._replace(new, op)
 
     def _here(self, value: Any) -> Any:
         """``value`` on this Variable's device; Python scalars stay scalars (NumPy's weak

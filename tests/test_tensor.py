@@ -140,3 +140,12 @@ def test_numpy_protocol_returns_tensors():
     assert isinstance(np.exp(x), tg.Tensor)
     assert np.sum(x, axis=0).numpy().tolist() == [4.0, 6.0]
     assert isinstance(np.ones((2, 2)) @ x, tg.Tensor)
+
+
+@pytest.mark.parametrize("method", ["assign", "assign_add", "assign_sub"])
+def test_variable_update_of_wrong_shape_names_the_method_and_leaves_it_alone(method):
+    # A delta that does not broadcast must not surface as NumPy's bare broadcasting error.
+    w = tg.Variable([1.0, 2.0], name="w")
+    with pytest.raises(ValueError, match=rf"{method}: Variable 'w' is \(2,\) float64, got \(3,\)"):
+        getattr(w, method)(np.ones(3))
+    assert w.version == 0 and w.numpy().tolist() == [1.0, 2.0]
