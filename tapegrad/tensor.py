@@ -320,8 +320,10 @@ class Variable(Tensor):
     def assign(self, value: Any) -> Variable:
         """Replace the value (same shape and dtype); returns the Variable."""
         xp = backend.namespace(self.data)
-        new = xp.asarray(self._here(value), dtype=self.dtype, copy=True)
-        return self._replace(new, "assign")
+        given = xp.asarray(self._here(value))
+        if _kind(given.dtype) > _kind(self.dtype):  # the cast would drop fractions or imaginaries
+            return self._replace(given, "assign")  # raises, naming both dtypes
+        return self._replace(xp.asarray(given, dtype=self.dtype, copy=True), "assign")
 
     def assign_add(self, delta: Any) -> Variable:
         """``self = self + delta``, outside of any tape."""
@@ -350,6 +352,12 @@ class Variable(Tensor):
     def __repr__(self) -> str:
         label = f"{self.name!r}, " if self.name else ""
         return f"Variable({label}{Tensor.__repr__(self)})"
+
+
+def _kind(dtype: Any) -> int:
+    """0 bool, 1 integer, 2 real floating, 3 complex: a cast down this order loses values."""
+    name = str(dtype)
+    return 3 if "complex" in name else 2 if "float" in name else 1 if "int" in name else 0
 
 
 def _raw(value: Any) -> Any:

@@ -149,3 +149,28 @@ def test_variable_update_of_wrong_shape_names_the_method_and_leaves_it_alone(met
     with pytest.raises(ValueError, match=rf"{method}: Variable 'w' is \(2,\) float64, got \(3,\)"):
         getattr(w, method)(np.ones(3))
     assert w.version == 0 and w.numpy().tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize(
+    ("initial", "value"),
+    [
+        ([1, 2], [1.7, 2.9]),
+        ([1, 2], np.array([0.5, 1.5], np.float32)),
+        ([1.0, 2.0], np.array([1j, 2.0])),
+    ],
+    ids=["float-into-int", "float32-into-int", "complex-into-float"],
+)
+def test_variable_assign_never_truncates_to_a_lower_kind(initial, value):
+    # NumPy's cast would silently drop the fraction (or the imaginary part).
+    v = tg.Variable(initial, name="v")
+    before = v.numpy().copy()
+    with pytest.raises(ValueError, match=r"assign: Variable 'v' is \(2,\)"):
+        v.assign(value)
+    assert v.version == 0 and np.array_equal(v.numpy(), before)
+
+
+def test_variable_assign_casts_within_a_kind():
+    v = tg.Variable(np.zeros(2, np.float32))
+    v.assign(np.array([1.5, 2.5]))  # float64 into float32, as optimizers' updates do
+    v.assign([3, 4])  # integers into floats
+    assert v.dtype == np.float32 and v.numpy().tolist() == [3.0, 4.0] and v.version == 2
