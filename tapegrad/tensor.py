@@ -319,18 +319,14 @@ class Variable(Tensor):
 
     def assign(self, value: Any) -> Variable:
         """Replace the value (same shape and dtype); returns the Variable."""
-        xp = backend.namespace(self.data)
-        given = xp.asarray(self._here(value))
-        if _kind(given.dtype) > _kind(self.dtype):  # the cast would drop fractions or imaginaries
-            return self._replace(given, "assign")  # raises, naming both dtypes
-        return self._replace(xp.asarray(given, dtype=self.dtype, copy=True), "assign")
+        return self._store(self._here(value), "assign")
 
     def assign_add(self, delta: Any) -> Variable:
-        """``self = self + delta``, outside of any tape."""
+        """``self = self + delta``, outside of any tape (cast to the Variable's dtype)."""
         return self._combine(delta, operator.add, "assign_add")
 
     def assign_sub(self, delta: Any) -> Variable:
-        """``self = self - delta``, outside of any tape."""
+        """``self = self - delta``, outside of any tape (cast to the Variable's dtype)."""
         return self._combine(delta, operator.sub, "assign_sub")
 
     def _combine(self, delta: Any, combine: Callable[[Any, Any], Any], op: str) -> Variable:
@@ -338,8 +334,16 @@ class Variable(Tensor):
         try:
             new = combine(self.data, delta)
         except ValueError:  # no broadcast: report the mismatch as _replace words it
-            new = backend.namespace(self.data).asarray(delta)
-        return self._replace(new, op)
+            new = delta
+        return self._store(new, op)
+
+    def _store(self, value: Any, op: str) -> Variable:
+        """Cast ``value`` to this Variable's dtype within its kind and store a copy of it."""
+        xp = backend.namespace(self.data)
+        given = xp.asarray(value)
+        if _kind(given.dtype) > _kind(self.dtype):  # the cast would drop fractions or imaginaries
+            return self._replace(given, op)  # raises, naming both dtypes
+        return self._replace(xp.asarray(given, dtype=self.dtype, copy=True), op)
 
     def _here(self, value: Any) -> Any:
         """``value`` on this Variable's device; Python scalars stay scalars (NumPy's weak

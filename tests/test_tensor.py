@@ -174,3 +174,14 @@ def test_variable_assign_casts_within_a_kind():
     v.assign(np.array([1.5, 2.5]))  # float64 into float32, as optimizers' updates do
     v.assign([3, 4])  # integers into floats
     assert v.dtype == np.float32 and v.numpy().tolist() == [3.0, 4.0] and v.version == 2
+
+
+def test_variable_updates_cast_within_a_kind_like_assign():
+    w = tg.Variable(np.ones(2, dtype=np.float32))
+    w.assign_add(np.array([0.5, 0.5]))  # float64 delta into a float32 Variable
+    w.assign_sub(np.array([0.25, 0.25]))
+    assert w.dtype == np.float32 and w.numpy().tolist() == [1.25, 1.25]
+    counter = tg.Variable(np.array([1, 2]))
+    with pytest.raises(ValueError, match=r"assign_add: .* int64, got .* float64"):
+        counter.assign_add(np.array([0.5, 0.5]))
+    assert counter.version == 0
