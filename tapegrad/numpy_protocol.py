@@ -7,6 +7,7 @@ not in them raises TypeError naming it: a gradient is never dropped silently.
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Any
 
 import numpy as np
@@ -133,4 +134,19 @@ def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
         name = f"{func.__module__}.{func.__name__}"
         raise TypeError(f"tapegrad does not support {name} on Tensors")
     _reject_out(func.__name__, kwargs)
-    return op(*args, **kwargs)
+    try:
+        return op(*args, **kwargs)
+    except TypeError as error:
+        try:
+            signature = inspect.signature(op)
+            signature.bind(*args, **kwargs)
+        except TypeError as mismatch:  # the call, not the op, is at fault: say whose
+            signature = signature.replace(
+                parameters=[p.replace(annotation=p.empty) for p in signature.parameters.values()],
+                return_annotation=signature.empty,
+            )
+            raise TypeError(
+                f"numpy.{func.__name__} on Tensors: {mismatch}; tapegrad supports "
+                f"numpy.{func.__name__}{signature}"
+            ) from None
+        raise error

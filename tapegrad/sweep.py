@@ -261,7 +261,9 @@ def _pack(structure: Any, leaves: Any) -> Any:
     if isinstance(structure, list):
         return [_pack(item, leaves) for item in structure]
     if isinstance(structure, tuple):
-        return tuple(_pack(item, leaves) for item in structure)
+        items = [_pack(item, leaves) for item in structure]
+        # A namedtuple keeps its type, as in JAX and tf.nest; its constructor takes fields.
+        return type(structure)(*items) if hasattr(structure, "_fields") else tuple(items)
     return next(leaves)
 
 

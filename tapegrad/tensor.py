@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -325,17 +327,31 @@ class Variable(Tensor):
 
     def assign(self, value: Any) -> Variable:
         """Replace the value (same shape and dtype); returns the Variable."""
-        xp = backend.namespace(self.data)
-        new = xp.asarray(self._here(value), dtype=self.dtype, copy=True)
-        return self._replace(new, "assign")
+        return self._store(self._here(value), "assign")
 
     def assign_add(self, delta: Any) -> Variable:
-        """``self = self + delta``, outside of any tape."""
-        return self._replace(self.data + self._here(delta), "assign_add")
+        """``self = self + delta``, outside of any tape (cast to the Variable's dtype)."""
+        return self._combine(delta, operator.add, "assign_add")
 
     def assign_sub(self, delta: Any) -> Variable:
-        """``self = self - delta``, outside of any tape."""
-        return self._replace(self.data - self._here(delta), "assign_sub")
+        """``self = self - delta``, outside of any tape (cast to the Variable's dtype)."""
+        return self._combine(delta, operator.sub, "assign_sub")
+
+    def _combine(self, delta: Any, combine: Callable[[Any, Any], Any], op: str) -> Variable:
+        delta = self._here(delta)
+        try:
+            new = combine(self.data, delta)
+        except ValueError:  # no broadcast: report the mismatch as _replace words it
+            new = delta
+        return self._store(new, op)
+
+    def _store(self, value: Any, op: str) -> Variable:
+        """Cast ``value`` to this Variable's dtype within its kind and store a copy of it."""
+        xp = backend.namespace(self.data)
+        given = xp.asarray(value)
+        if _kind(given.dtype) > _kind(self.dtype):  # the cast would drop fractions or imaginaries
+            return self._replace(given, op)  # raises, naming both dtypes
+        return self._replace(xp.asarray(given, dtype=self.dtype, copy=True), op)
 
     def _here(self, value: Any) -> Any:
         """``value`` on this Variable's device; Python scalars stay scalars (NumPy's weak
@@ -348,6 +364,12 @@ class Variable(Tensor):
     def __repr__(self) -> str:
         label = f"{self.name!r}, " if self.name else ""
         return f"Variable({label}{Tensor.__repr__(self)})"
+
+
+def _kind(dtype: Any) -> int:
+    """0 bool, 1 integer, 2 real floating, 3 complex: a cast down this order loses values."""
+    name = str(dtype)
+    return 3 if "complex" in name else 2 if "float" in name else 1 if "int" in name else 0
 
 
 def _raw(value: Any) -> Any:

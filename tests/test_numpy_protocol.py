@@ -183,3 +183,27 @@ def test_unsupported_numpy_calls_raise_and_leave_the_tape_alone(call, name):
 def test_unsupported_function_names_its_module():
     with pytest.raises(TypeError, match=r"numpy\.linalg\.svd"):
         np.linalg.svd(tg.tensor(np.eye(2)))
+
+
+@pytest.mark.parametrize(
+    ("call", "name", "argument"),
+    [
+        (lambda t: np.mean(t, dtype=np.float32), "mean", "dtype"),
+        (lambda t: np.sum(t, where=np.ones((2, 3), bool)), "sum", "where"),
+        (lambda t: np.max(t, axis=0, initial=0.0), "max", "initial"),
+        (lambda t: np.reshape(t, (3, 2), order="F"), "reshape", "order"),
+        (lambda t: np.where(t > 0.5), "where", "x"),
+    ],
+    ids=["mean-dtype", "sum-where", "max-initial", "reshape-order", "where-one-argument"],
+)
+def test_unsupported_arguments_of_supported_functions_name_the_function(call, name, argument):
+    # A bare "mean() got an unexpected keyword argument" names neither NumPy nor tapegrad.
+    x = tg.tensor(X)
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 2.0
+        before = len(tape)
+        with pytest.raises(TypeError, match=rf"numpy\.{name}\b.*{argument}.*tapegrad"):
+            call(y)
+        assert len(tape) == before
+    assert tape.gradient(y, x) is not None

@@ -1,5 +1,6 @@
 """The GradientTape's rules (DESIGN.md, "GradientTape")."""
 
+import collections
 import threading
 
 import numpy as np
@@ -304,3 +305,13 @@ def test_persistent_tape_records_nothing_of_its_own_sweep():
         y = x * x
         tape.gradient(y, x)
     assert len(tape) == 1
+
+
+def test_gradient_keeps_a_namedtuple_of_sources():
+    Pair = collections.namedtuple("Pair", ["a", "b"])
+    x, y = tg.tensor(2.0), tg.tensor(3.0)
+    with tg.GradientTape() as tape:
+        tape.watch([x, y])
+        z = x * y
+    g = tape.gradient(z, Pair(x, y))
+    assert isinstance(g, Pair) and (g.a.item(), g.b.item()) == (3.0, 2.0)

@@ -140,3 +140,48 @@ def test_numpy_protocol_returns_tensors():
     assert isinstance(np.exp(x), tg.Tensor)
     assert np.sum(x, axis=0).numpy().tolist() == [4.0, 6.0]
     assert isinstance(np.ones((2, 2)) @ x, tg.Tensor)
+
+
+@pytest.mark.parametrize("method", ["assign", "assign_add", "assign_sub"])
+def test_variable_update_of_wrong_shape_names_the_method_and_leaves_it_alone(method):
+    # A delta that does not broadcast must not surface as NumPy's bare broadcasting error.
+    w = tg.Variable([1.0, 2.0], name="w")
+    with pytest.raises(ValueError, match=rf"{method}: Variable 'w' is \(2,\) float64, got \(3,\)"):
+        getattr(w, method)(np.ones(3))
+    assert w.version == 0 and w.numpy().tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize(
+    ("initial", "value"),
+    [
+        ([1, 2], [1.7, 2.9]),
+        ([1, 2], np.array([0.5, 1.5], np.float32)),
+        ([1.0, 2.0], np.array([1j, 2.0])),
+    ],
+    ids=["float-into-int", "float32-into-int", "complex-into-float"],
+)
+def test_variable_assign_never_truncates_to_a_lower_kind(initial, value):
+    # NumPy's cast would silently drop the fraction (or the imaginary part).
+    v = tg.Variable(initial, name="v")
+    before = v.numpy().copy()
+    with pytest.raises(ValueError, match=r"assign: Variable 'v' is \(2,\)"):
+        v.assign(value)
+    assert v.version == 0 and np.array_equal(v.numpy(), before)
+
+
+def test_variable_assign_casts_within_a_kind():
+    v = tg.Variable(np.zeros(2, np.float32))
+    v.assign(np.array([1.5, 2.5]))  # float64 into float32, as optimizers' updates do
+    v.assign([3, 4])  # integers into floats
+    assert v.dtype == np.float32 and v.numpy().tolist() == [3.0, 4.0] and v.version == 2
+
+
+def test_variable_updates_cast_within_a_kind_like_assign():
+    w = tg.Variable(np.ones(2, dtype=np.float32))
+    w.assign_add(np.array([0.5, 0.5]))  # float64 delta into a float32 Variable
+    w.assign_sub(np.array([0.25, 0.25]))
+    assert w.dtype == np.float32 and w.numpy().tolist() == [1.25, 1.25]
+    counter = tg.Variable(np.array([1, 2]))
+    with pytest.raises(ValueError, match=r"assign_add: .* int64, got .* float64"):
+        counter.assign_add(np.array([0.5, 0.5]))
+    assert counter.version == 0

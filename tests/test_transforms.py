@@ -1,6 +1,8 @@
 """tapegrad/transforms.py through the public API: grad, value_and_grad, vjp, jvp, jacobian,
 hessian, hvp, their argument handling, nesting and errors."""
 
+import collections
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -69,6 +71,19 @@ def test_gradients_come_back_in_each_arguments_nesting():
     assert set(gp) == {"w", "b"} and isinstance(gp["b"], list) and isinstance(gp["b"][1], tuple)
     close(gp["w"].numpy(), [4.0, 8.0])
     assert (gp["b"][0].item(), gp["b"][1][0].item(), gs.item()) == (8.0, 6.0, 17.0)
+
+
+def test_namedtuple_arguments_keep_their_type():
+    # JAX treats namedtuples as nests: f sees the namedtuple, and the gradient is one.
+    Params = collections.namedtuple("Params", ["w", "b"])
+
+    def loss(p):
+        return tg.sum(p.w * p.w) + 3.0 * p.b
+
+    g = tg.grad(loss)(Params(np.array([1.0, 2.0]), 5.0))
+    assert isinstance(g, Params)
+    close(g.w.numpy(), [2.0, 4.0])
+    assert g.b.item() == 3.0
 
 
 def test_none_leaves_get_none_and_unconnected_arguments_get_zeros():

@@ -79,9 +79,14 @@ def divide(x: ArrayLike, y: ArrayLike) -> Tensor:
 def _power_vjp_base(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
     # d(x**y)/dx = y * x**(y-1). Constant exponents 1 and 0 skip the power: x**0 would
     # make the next derivative 0 * x**-1, which is nan at x = 0.
-    if not isinstance(y, Tensor) and np.ndim(y) == 0 and y in (0, 1):
-        return unbroadcast(g * float(y), shape_of(x))
-    return unbroadcast(g * y * x ** (y - 1), shape_of(x))
+    if not isinstance(y, Tensor) and np.ndim(y) == 0:
+        if y in (0, 1):
+            return unbroadcast(g * float(y), shape_of(x))
+        return unbroadcast(g * y * x ** (y - 1), shape_of(x))
+    # At x = y = 0, y * x**(y-1) is 0 * inf = nan; its limit along y = 0 is 0 (as in
+    # PyTorch and JAX). There only, y * x**1 gives that 0 and a finite next derivative.
+    exponent = ops.where(ops.equal(x, 0), ops.where(ops.equal(y, 0), 1, y - 1), y - 1)
+    return unbroadcast(g * y * x**exponent, shape_of(x))
 
 
 def _power_vjp_exponent(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:

@@ -10,6 +10,7 @@ input, written with tapegrad ops so that nested tapes record it.
 from __future__ import annotations
 
 import functools
+import operator
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -175,10 +176,17 @@ def normalize_axis(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
     """``axis`` as a sorted tuple of non-negative ints; None means every axis."""
     if axis is None:
         return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    try:  # operator.index, not int: int(1.5) would quietly pick axis 1
+        if isinstance(axis, (tuple, list)):
+            axes = tuple(operator.index(a) for a in axis)
+        else:
+            axes = (operator.index(axis),)
+    except TypeError:
+        raise TypeError(
+            f"{op}: axis must be None, an int or a tuple of ints, got {axis!r}"
+        ) from None
     result = []
     for a in axes:
-        a = int(a)
         if not -ndim <= a < ndim:
             raise ValueError(f"{op}: axis {a} is out of bounds for a {ndim}-d input")
         result.append(a % ndim)

@@ -59,7 +59,7 @@ def var(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) 
 
 
 def std(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    """Standard deviation over ``axis``; its gradient is infinite where it is 0."""
+    """Standard deviation over ``axis``; its gradient is NaN (0/0) where it is 0, as in JAX."""
     axes = normalize_axis(axis, _ndim(x), "std")  # errors name std, not var
     return ops.sqrt(var(x, axis=axes, ddof=ddof, keepdims=keepdims))
 

@@ -117,6 +117,23 @@ def test_power_exponent_gradient_is_log_of_base():
     np.testing.assert_allclose(gy.numpy(), np.sum(x.numpy() ** 2 * np.log(x.numpy())))
 
 
+@pytest.mark.parametrize("exponent", ["tensor", "array"])
+def test_power_base_gradient_is_zero_at_zero_to_the_zero(exponent):
+    # d(x**y)/dx = y * x**(y-1) is 0 * inf at x = y = 0; the limit along y = 0 is 0
+    # (as in PyTorch and JAX), and a NaN there poisons every gradient downstream.
+    x = tg.tensor([0.0, 2.0, 0.0])
+    y_values = np.array([0.0, 0.0, 2.0])
+    y = tg.tensor(y_values) if exponent == "tensor" else y_values
+    with tg.GradientTape() as outer:
+        outer.watch(x)
+        with tg.GradientTape() as inner:
+            inner.watch(x)
+            value = tg.power(x, y)
+        gx = inner.gradient(value, x)
+    np.testing.assert_array_equal(gx.numpy(), [0.0, 0.0, 0.0])
+    assert np.isfinite(outer.gradient(gx, x).numpy()).all()
+
+
 @given(data=tst.st.data())
 def test_where(backend, data):
     sc, sx, sy = data.draw(tst.broadcastable_shapes(3, max_dims=2, max_side=3), label="shapes")

@@ -225,3 +225,15 @@ def test_float32_stays_float32(op, backend):
 def test_out_of_bounds_axis_names_the_op(op):
     with pytest.raises(ValueError, match=rf"{op.__name__}: axis 2 is out of bounds"):
         op(tg.tensor(np.ones((2, 3))), axis=2)
+
+
+@pytest.mark.parametrize("axis", [1.0, (0, 1.5), "0"], ids=["float", "float-in-tuple", "str"])
+@pytest.mark.parametrize("op", REDUCTIONS, ids=[op.__name__ for op in REDUCTIONS])
+def test_non_integer_axis_names_the_op(op, axis):
+    # int(1.5) would silently reduce over axis 1; NumPy raises TypeError here too.
+    x = tg.tensor(np.ones((2, 3)))
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        with pytest.raises(TypeError, match=rf"{op.__name__}: axis must be"):
+            op(x, axis=axis)
+        assert len(tape) == 0
