@@ -141,6 +141,15 @@ def device_of(a: Any) -> str:
     return "cpu" if "cpu" in name.lower() else name
 
 
+def is_real_floating(dtype: Any) -> bool:
+    """True for real floating dtypes: the ones a tape can differentiate (complex gradients
+    have no agreed convention, so tapegrad does not take them)."""
+    kind = getattr(dtype, "kind", None)
+    if kind is not None:
+        return kind == "f"
+    return "float" in str(dtype) and "complex" not in str(dtype)
+
+
 def is_floating(dtype: Any) -> bool:
     """True for real or complex floating dtypes of any namespace."""
     kind = getattr(dtype, "kind", None)

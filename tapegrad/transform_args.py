@@ -51,10 +51,11 @@ def _fresh(leaf: Any, what: str, position: int) -> Tensor | None:
     if leaf is None:
         return None
     t = leaf if isinstance(leaf, Tensor) else tensor(leaf)
-    if not backend.is_floating(t.dtype):
+    if not backend.is_real_floating(t.dtype):
         raise TypeError(
             f"{what}: argument {position} holds a {t.dtype} value of shape {t.shape}; only "
-            "floating-point arguments can be differentiated (write 2.0, not 2, or use .astype)"
+            "real floating-point arguments can be differentiated (write 2.0, not 2, or use "
+            ".astype)"
         )
     return _identity(t)
 
@@ -128,8 +129,8 @@ def scalar_output(output: Any, what: str) -> Tensor:
             f"{what}: f must return a scalar (shape ()), got shape {value.shape}; "
             "use tg.jacobian or tg.vjp for non-scalar outputs"
         )
-    if not backend.is_floating(value.dtype):
-        raise TypeError(f"{what}: f must return a floating-point scalar, got {value.dtype}")
+    if not backend.is_real_floating(value.dtype):
+        raise TypeError(f"{what}: f must return a real floating-point scalar, got {value.dtype}")
     return value
 
 

@@ -110,3 +110,16 @@ def test_variable_assign_checks_shape_and_dtype():
 def test_unknown_device_is_rejected():
     with pytest.raises(ValueError, match="unknown device 'tpu'"):
         tg.tensor(1.0, device="tpu")
+
+
+def test_complex_tensors_are_not_differentiated():
+    z = tg.tensor(np.array([1 + 2j, 3 - 1j]))
+    tape = tg.GradientTape()
+    with pytest.raises(TypeError, match=r"cannot watch a complex128 .* only real floating"):
+        tape.watch(z)
+    w = tg.Variable(np.array([1j]))
+    with tg.GradientTape() as tape:
+        w * w
+    assert tape.watched_variables() == () and len(tape) == 0
+    with pytest.raises(TypeError, match="real floating-point arguments"):
+        tg.grad(lambda x: tg.sum(x * x))(np.array([1j]))
