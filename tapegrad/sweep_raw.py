@@ -81,16 +81,7 @@ def apply_rules_raw(
             continue
         if anomaly:
             debug.check_backward(entry, index, k, gx, g)
-        key = x._id
-        previous = cotangents.get(key)
-        if previous is None:
-            cotangents[key] = gx
-        elif key in owned:
-            previous += gx
-        else:
-            cotangents[key] = total = previous + gx
-            if type(total) is _ndarray:
-                owned.add(key)
+        accumulate_raw(cotangents, owned, x._id, gx)
 
 
 def vjp_raw(
