@@ -209,9 +209,9 @@ class Compiled:
             variables = [v for _, v in recording.variables]
             call = Call(recording, env, [*inputs, *variables])
             for j in computed:
-                record(
-                    recording.primitive, call.inputs, leaves[j], {"call": call, "output": j}, tapes
-                )
+                arrays = [x.data for x in call.inputs]
+                params = {"call": call, "output": j}
+                record(recording.primitive, call.inputs, arrays, leaves[j], params, tapes)
         return _tree_unflatten(recording.treedef, iter(leaves))
 
     def clear(self) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import debug, explain, ops
-from tapegrad.sweep_raw import accumulate_raw, apply_rules_raw, frees, nested_recording
-from tapegrad.tape import TRACING, Entry, GradientTape, _active, _flatten
+from tapegrad.sweep_raw import accumulate_raw, frees, nested_recording, sweep_raw
+from tapegrad.tape import INPUTS, OUTPUT, TRACING, Entry, GradientTape, _active, _flatten
 from tapegrad.tensor import Tensor, Variable
 
 UNCONNECTED = ("none", "zero", "raise")
@@ -69,36 +69,58 @@ def jacobian(tape: GradientTape, target: Any, sources: Any, unconnected_gradient
 
 
 class _Plan:
-    """Which entries matter for one (targets, sources) pair, computed before any work."""
+    """Which entries matter for one (targets, sources) pair.
+
+    ``depends`` holds the serials computed from a watched source: when every
+    source the tape watches is asked for (the common case), that is every
+    serial the tape watches, and nothing needs computing. The entries on the
+    path to the targets (``on_path``) are found only when asked: the sweep itself
+    skips an entry whose output got no cotangent.
+    """
 
     def __init__(self, tape: GradientTape, targets: list[Tensor], sources: list[Tensor]) -> None:
         self.tape = tape
         self.targets = targets
         self.sources = sources
         self.source_ids = {s._id for s in sources}
-        # Forward pass: the serials that depend on a watched source, and the entries that
-        # produce them. An unwatched source gets no gradient, even if a recorded op read it.
-        depends = self.source_ids & tape._watched
-        relevant = []
-        for i, entry in enumerate(tape._entries):
-            if entry is None:
-                continue
-            for x in entry.inputs:
-                if isinstance(x, Tensor) and x._id in depends:
-                    depends.add(entry.output._id)
-                    relevant.append(i)
-                    break
-        # Backward pass: of those, the ones the targets depend on.
-        needed = {t._id for t in targets if t._id in depends}
-        on_path = []
-        for i in reversed(relevant):
-            entry = tape._entries[i]
-            if entry.output._id in needed:
-                on_path.append(i)
-                needed.update([x._id for x in entry.inputs if isinstance(x, Tensor)])
-        self.depends = depends
-        self.on_path = on_path  # in reverse tape order
-        self.connected = needed & self.source_ids
+        if tape._roots <= self.source_ids:
+            self.depends = tape._watched  # every recorded op read something watched
+        else:  # forward pass: an unwatched source gets no gradient (TensorFlow's rule)
+            depends = self.source_ids & tape._watched
+            for entry in tape._entries:
+                if entry is not None:
+                    for x in entry[INPUTS]:
+                        if isinstance(x, Tensor) and x._id in depends:
+                            depends.add(entry[OUTPUT]._id)
+                            break
+            self.depends = depends
+        self._on_path: list[int] | None = None
+        self._connected: set[int] = set()
+
+    @property
+    def on_path(self) -> list[int]:
+        """The indices of the entries the targets depend on, in reverse tape order."""
+        if self._on_path is None:
+            depends = self.depends
+            needed = {t._id for t in self.targets if t._id in depends}
+            on_path = []
+            entries = self.tape._entries
+            for i in range(len(entries) - 1, -1, -1):
+                entry = entries[i]
+                if entry is not None and entry[OUTPUT]._id in needed:
+                    on_path.append(i)
+                    for x in entry[INPUTS]:
+                        if isinstance(x, Tensor) and x._id in depends:
+                            needed.add(x._id)
+            self._on_path = on_path
+            self._connected = needed & self.source_ids
+        return self._on_path
+
+    @property
+    def connected(self) -> set[int]:
+        """The serials of the sources with a path to a target."""
+        self.on_path  # noqa: B018 - computes both
+        return self._connected
 
     def check_connected(self, unconnected_gradients: str) -> None:
         if unconnected_gradients != "raise":
@@ -111,14 +133,19 @@ class _Plan:
                 )
 
     def check_versions(self) -> None:
+        """A RuntimeError if a Variable on the path changed after the tape read it."""
+        if not self.tape._versioned:
+            return
         entries = self.tape._entries
-        for i in self.on_path:
-            entry = entries[i]
-            for k, version in entry.versions:
-                var = entry.inputs[k]
-                if var.version != version:
+        for i, entry in enumerate(entries):
+            if entry is None:
+                continue
+            primitive, inputs, _, _, _, versions = entry[:6]
+            for k, version in versions:
+                var = inputs[k]
+                if var.version != version and i in self.on_path:
                     raise RuntimeError(
-                        f"{entry.primitive.name}: Variable {var.name or _describe(var)!s} was "
+                        f"{primitive.name}: Variable {var.name or _describe(var)!s} was "
                         f"modified after the tape recorded it (version {version} -> "
                         f"{var.version}); its gradient would be computed from the new value"
                     )
@@ -131,36 +158,40 @@ class _Plan:
         fan-out accumulates in place into buffers the sweep owns.
         """
         raw_mode = not nested_recording()
-        anomaly = debug.anomaly_mode()
         cotangents: dict[int, Any] = {}
-        owned: set[int] = set()
         for t, seed in zip(self.targets, seeds):
             if t._id in self.depends:
                 if raw_mode:
-                    accumulate_raw(cotangents, owned, t._id, seed.data)
+                    accumulate_raw(cotangents, set(), t._id, seed.data)
                 else:
                     _accumulate(cotangents, t._id, seed)
         entries = self.tape._entries
-        depends, keep = self.depends, self.source_ids
         token = frees.set(free)
         try:
             with self.tape._paused(), debug.running_rules():
-                for i in self.on_path:
-                    entry = entries[i]
-                    out_id = entry.output._id
-                    g = cotangents.get(out_id) if out_id in keep else cotangents.pop(out_id, None)
-                    if g is not None:
-                        if raw_mode:
-                            apply_rules_raw(i, entry, g, depends, cotangents, owned, anomaly)
-                        else:
-                            _apply_rules(i, entry, g, depends, cotangents)
-                    if free:
-                        entries[i] = None
+                if raw_mode:
+                    sweep_raw(entries, cotangents, self.depends, self.source_ids, free)
+                else:
+                    self._sweep_tensors(cotangents, free)
         finally:
             frees.reset(token)
         if raw_mode:
             return {key: Tensor(g) for key, g in cotangents.items()}
         return cotangents
+
+    def _sweep_tensors(self, cotangents: dict, free: bool) -> None:
+        """The sweep under a recording tape: rules on Tensors, so that tape records them."""
+        entries, depends, keep = self.tape._entries, self.depends, self.source_ids
+        for i in range(len(entries) - 1, -1, -1):
+            entry = entries[i]
+            if entry is None:
+                continue
+            out_id = entry[OUTPUT]._id
+            g = cotangents.get(out_id) if out_id in keep else cotangents.pop(out_id, None)
+            if g is not None:
+                _apply_rules(i, Entry(entry), g, depends, cotangents)
+            if free:
+                entries[i] = None
 
 
 def _apply_rules(index: int, entry: Entry, g: Tensor, depends: set[int], cotangents: dict) -> None:

@@ -38,50 +38,65 @@ def nested_recording() -> bool:
     return any(t._mode is RECORDING for t in _active.get())
 
 
-def apply_rules_raw(
-    index: int,
-    entry: Entry,
-    g: Any,
-    depends: set[int],
-    cotangents: dict,
-    owned: set[int],
-    anomaly: bool,
+def sweep_raw(
+    entries: list[Any], cotangents: dict, depends: set[int], keep: set[int], free: bool
 ) -> None:
-    # The hot loop of a first-order gradient: the checks of check_raw run inline, and
-    # check_raw itself only when a result is not already a NumPy array of the right kind.
-    primitive = entry.primitive
-    inputs = entry.inputs
-    ans = entry.output.data
-    params = entry.params
-    shortcuts = primitive.same_shape_vjps
-    vjps = primitive.vjps if primitive.argnum_rule is None else None
-    numpy_g = type(g) is _ndarray
-    arrays = None
-    for k, x in enumerate(inputs):
-        if not isinstance(x, Tensor) or x._id not in depends:
+    """Run the rules of ``entries`` from the last back, on raw arrays, into ``cotangents``.
+
+    The hot loop of a first-order gradient, so the common case runs inline: a
+    NumPy cotangent, a rule that returns a NumPy array of its input's shape and
+    dtype, and a sum into a buffer the sweep owns. Anything else goes through
+    :func:`vjp_raw` and :func:`check_raw`. Entries whose output has no cotangent
+    (off the path to the target) are skipped; with ``free``, each passed entry is
+    dropped from the tape.
+    """
+    anomaly = debug.anomaly_mode()
+    owned: set[int] = set()  # the keys whose buffer this sweep allocated (safe to add into)
+    for i in range(len(entries) - 1, -1, -1):
+        entry = entries[i]
+        if entry is None:
             continue
-        if vjps is None:
-            rule = primitive.rule(k)
-        else:
-            rule = vjps[k] if k < len(vjps) else None
-        if rule is None:  # a non-floating input, such as where's condition
-            continue
-        if arrays is None:
-            arrays = [y.data if isinstance(y, Tensor) else y for y in inputs]
-        data = x.data
-        if shortcuts is not None and numpy_g and data.shape == ans.shape:
-            rule = shortcuts[k]
-        if numpy_g:
-            gx = g if rule is passthrough else rule(g, ans, *arrays, **params)
-            if type(gx) is not _ndarray or gx.shape != data.shape or gx.dtype != data.dtype:
-                gx = check_raw(primitive, k, gx, data)
-        else:
-            gx = vjp_raw(primitive, k, rule, g, ans, arrays, params, data)
-        if gx is None:
-            continue
-        if anomaly:
-            debug.check_backward(entry, index, k, gx, g)
-        accumulate_raw(cotangents, owned, x._id, gx)
+        primitive, inputs, arrays, output, params = entry[:5]
+        out_id = output._id
+        g = cotangents.get(out_id) if out_id in keep else cotangents.pop(out_id, None)
+        if g is not None:
+            ans = output.data
+            numpy_g = type(g) is _ndarray
+            shortcuts = primitive.same_shape_vjps if numpy_g else None
+            vjps = primitive.vjps
+            for k, x in enumerate(inputs):
+                if not isinstance(x, Tensor) or x._id not in depends:
+                    continue
+                rule = vjps[k] if k < len(vjps) else primitive.rule(k)
+                if rule is None:  # a non-floating input, such as where's condition
+                    continue
+                data = arrays[k]
+                if shortcuts is not None and data.shape == ans.shape:
+                    rule = shortcuts[k]
+                if numpy_g:
+                    gx = g if rule is passthrough else rule(g, ans, *arrays, **params)
+                    if type(gx) is not _ndarray or gx.shape != data.shape or gx.dtype != data.dtype:
+                        gx = check_raw(primitive, k, gx, data)
+                        if gx is None:
+                            continue
+                else:
+                    gx = vjp_raw(primitive, k, rule, g, ans, arrays, params, data)
+                    if gx is None:
+                        continue
+                if anomaly:
+                    debug.check_backward(Entry(entry), i, k, gx, g)
+                key = x._id  # accumulate_raw, inline
+                previous = cotangents.get(key)
+                if previous is None:
+                    cotangents[key] = gx
+                elif key in owned:
+                    previous += gx
+                else:
+                    cotangents[key] = total = previous + gx
+                    if type(total) is _ndarray:
+                        owned.add(key)
+        if free:
+            entries[i] = None
 
 
 def vjp_raw(

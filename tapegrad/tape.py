@@ -28,6 +28,14 @@ _active: contextvars.ContextVar[tuple[GradientTape, ...]] = contextvars.ContextV
 RECORDING, STOPPED, SWEEPING, TRACING = "recording", "stopped", "sweeping", "tracing"
 
 
+# One line of the Wengert list, as the tape stores it: a plain tuple, since creating
+# one costs next to nothing beside a class instance (this runs once per recorded op):
+#   (primitive, inputs, arrays, output, params, versions, code, lasti)
+# ``arrays`` are the inputs' backend arrays as the forward read them; ``code`` and
+# ``lasti`` locate the user's source line, resolved only when someone asks.
+PRIMITIVE, INPUTS, ARRAYS, OUTPUT = 0, 1, 2, 3
+
+
 class Entry:
     """One line of the Wengert list: ``output = primitive(*inputs, **params)``.
 
@@ -36,23 +44,18 @@ class Entry:
     ``site`` the user's ``(filename, line)`` that recorded it.
     """
 
-    __slots__ = ("primitive", "inputs", "output", "params", "versions", "site")
+    __slots__ = ("primitive", "inputs", "output", "params", "versions", "_code", "_lasti")
 
-    def __init__(
-        self,
-        primitive: Any,
-        inputs: tuple[Any, ...],
-        output: Tensor,
-        params: dict[str, Any],
-        versions: tuple[tuple[int, int], ...],
-        site: tuple[str, int] | None,
-    ) -> None:
-        self.primitive = primitive
-        self.inputs = inputs
-        self.output = output
-        self.params = params
-        self.versions = versions
-        self.site = site
+    def __init__(self, stored: tuple[Any, ...]) -> None:
+        (self.primitive, self.inputs, _, self.output, self.params, self.versions) = stored[:6]
+        self._code, self._lasti = stored[6:]
+
+    @property
+    def site(self) -> tuple[str, int] | None:
+        """``(filename, line)`` of the user's code that recorded this entry."""
+        if self._code is None:
+            return None
+        return self._code.co_filename, code_line(self._code, self._lasti)
 
     @property
     def where(self) -> str | None:
@@ -79,8 +82,10 @@ class GradientTape:
         self.persistent = persistent
         self.watch_accessed_variables = watch_accessed_variables
         self._entries: list[Entry | None] = []
-        self._watched: set[int] = set()
+        self._watched: set[int] = set()  # the sources and every output computed from them
+        self._roots: set[int] = set()  # the sources: watched, not computed on this tape
         self._variables: list[Variable] = []
+        self._versioned = 0  # entries that read a Variable (the sweep checks their versions)
         self._stopped_reads: set[int] = set()
         self._escapes: dict[int, str] = {}
         self._mode = RECORDING
@@ -140,6 +145,7 @@ class GradientTape:
     def _add_watched(self, t: Tensor) -> None:
         if t._id not in self._watched:
             self._watched.add(t._id)
+            self._roots.add(t._id)
             if isinstance(t, Variable):
                 self._variables.append(t)
 
@@ -151,7 +157,9 @@ class GradientTape:
         """Forget every entry and watched Tensor; the tape stays active if it was."""
         self._entries = []
         self._watched = set()
+        self._roots = set()
         self._variables = []
+        self._versioned = 0
         self._stopped_reads = set()
         self._escapes = {}
         self._used = False
@@ -161,7 +169,7 @@ class GradientTape:
         return sum(1 for e in self._entries if e is not None)
 
     def __iter__(self) -> Iterator[Entry]:
-        return (e for e in self._entries if e is not None)
+        return (Entry(e) for e in self._entries if e is not None)
 
     def __str__(self) -> str:
         from tapegrad.listing import format_tape
@@ -251,6 +259,7 @@ def active_tapes() -> tuple[GradientTape, ...]:
 def record(
     primitive: Any,
     inputs: tuple[Any, ...],
+    arrays: list[Any],
     output: Tensor,
     params: dict[str, Any],
     tapes: tuple[GradientTape, ...],
@@ -263,22 +272,16 @@ def record(
     """
     targets = None
     for tape in tapes:
-        mode = tape._mode
-        if mode is TRACING:
-            tape._trace(primitive, inputs, output, params)
+        if tape._mode is not RECORDING:
+            _not_recording(tape, primitive, inputs, output, params)
             continue
         if not primitive.differentiable:
             continue
         watched = tape._watched
         for x in inputs:
             if isinstance(x, Tensor) and (x._id in watched or _reads(tape, x)):
+                targets = [tape] if targets is None else [*targets, tape]
                 break
-        else:
-            continue
-        if mode is RECORDING:
-            targets = [tape] if targets is None else [*targets, tape]
-        elif mode is STOPPED:
-            tape._stopped_reads.update(x._id for x in inputs if isinstance(x, Tensor))
     if targets is None:
         return
     kind = getattr(output.data.dtype, "kind", None)  # NumPy's dtypes say it directly
@@ -287,18 +290,36 @@ def record(
     if len(inputs) > primitive.ruled_inputs:
         _check_rules(primitive, inputs, targets)
     versions: tuple[tuple[int, int], ...] = ()
-    for k, x in enumerate(inputs):
-        if type(x) is Variable:
-            versions += ((k, x.version),)
-    site = caller_site(3)  # from the primitive's caller: record and __call__ are inside
+    if Variable in map(type, inputs):
+        versions = tuple((k, x.version) for k, x in enumerate(inputs) if type(x) is Variable)
+    # The user's frame: the first outside tapegrad, from the primitive's caller on.
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    code, lasti = (None, -1) if frame is None else (frame.f_code, frame.f_lasti)
     if not params:
         params = _NO_PARAMS  # one shared empty dict, not one per entry (a long tape's memory)
+    entry = (primitive, inputs, arrays, output, params, versions, code, lasti)
     for tape in targets:
-        for k, _ in versions:
-            if _reads(tape, inputs[k]):
-                tape._add_watched(inputs[k])
-        tape._entries.append(Entry(primitive, inputs, output, params, versions, site))
+        if versions:
+            tape._versioned += 1
+            for k, _ in versions:
+                if _reads(tape, inputs[k]):
+                    tape._add_watched(inputs[k])
+        tape._entries.append(entry)
         tape._watched.add(output._id)
+
+
+def _not_recording(
+    tape: GradientTape, primitive: Any, inputs: tuple[Any, ...], output: Tensor, params: dict
+) -> None:
+    """What a tape that is not recording does with an op: tg.compile's trace sees it;
+    a stopped tape remembers which watched values were read (to explain a missing gradient)."""
+    if tape._mode is TRACING:
+        tape._trace(primitive, inputs, output, params)
+    elif tape._mode is STOPPED and primitive.differentiable:
+        if any(isinstance(x, Tensor) and _reads(tape, x) for x in inputs):
+            tape._stopped_reads.update(x._id for x in inputs if isinstance(x, Tensor))
 
 
 _NO_PARAMS: dict[str, Any] = {}  # read-only by convention: rules never change params
@@ -357,6 +378,14 @@ def caller_site(depth: int = 1) -> tuple[str, int] | None:
             return filename, frame.f_lineno
         frame = frame.f_back
     return None
+
+
+def code_line(code: Any, lasti: int) -> int:
+    """The source line of the instruction at byte offset ``lasti`` of ``code``."""
+    for start, end, line in code.co_lines():
+        if start <= lasti < end and line is not None:
+            return line
+    return code.co_firstlineno
 
 
 def format_site(site: tuple[str, int] | None) -> str | None:

@@ -17,7 +17,7 @@ from typing import Any
 from tapegrad import backend, ops
 from tapegrad.ops.primitive import Primitive, shape_of
 from tapegrad.sweep import _pack
-from tapegrad.tape import GradientTape, _flatten, active_tapes
+from tapegrad.tape import OUTPUT, GradientTape, _flatten, active_tapes
 from tapegrad.tensor import Tensor, tensor
 
 # A fresh name for a value: a new serial on the transform's tape, the same path on outer tapes.
@@ -197,10 +197,11 @@ def undo_on_error() -> Iterator[None]:
         for tape, entries, variables in marks:
             for entry in tape._entries[entries:]:
                 if entry is not None:
-                    tape._watched.discard(entry.output._id)
+                    tape._watched.discard(entry[OUTPUT]._id)
             del tape._entries[entries:]
             # A Variable is appended here only when the tape first watched it.
             for v in tape._variables[variables:]:
                 tape._watched.discard(v._id)
+                tape._roots.discard(v._id)
             del tape._variables[variables:]
         raise

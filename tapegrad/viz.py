@@ -12,7 +12,7 @@ import os
 from typing import Any
 
 from tapegrad.listing import TensorNames, constant, dtype_name
-from tapegrad.tape import GradientTape, _flatten
+from tapegrad.tape import Entry, GradientTape, _flatten
 from tapegrad.tensor import Tensor, Variable
 
 SOURCE_COLOR = "#cfe2ff"
@@ -44,7 +44,7 @@ def to_dot(tape: GradientTape, target: Any = None, sources: Any = None) -> str:
     >>> print(tape.to_dot().splitlines()[0])
     digraph tape {
     """
-    entries = [(i, e) for i, e in enumerate(tape._entries) if e is not None]
+    entries = [(i, Entry(e)) for i, e in enumerate(tape._entries) if e is not None]
     outputs = {e.output._id for _, e in entries}
     read = {x._id for _, e in entries for x in e.inputs if isinstance(x, Tensor)}
     if sources is None:

@@ -88,16 +88,25 @@ class Primitive:
         return self.vjps[k] if k < len(self.vjps) else None
 
     def __call__(self, *inputs: Any, **params: Any) -> Tensor:
-        # The hot path of every op: NumPy arrays and Python scalars need no namespace lookup.
-        arrays = [x.data if isinstance(x, Tensor) else x for x in inputs]
-        try:
-            xp = np
-            for a in arrays:
-                if type(a) is not _ndarray and type(a) not in _SCALARS:
+        # The hot path of every op, so unrolled for one and two inputs; NumPy arrays and
+        # Python scalars need no namespace lookup.
+        if len(inputs) == 2:
+            x, y = inputs
+            x = x.data if isinstance(x, Tensor) else x
+            arrays = [x, y.data if isinstance(y, Tensor) else y]
+        elif len(inputs) == 1:
+            x = inputs[0]
+            arrays = [x.data if isinstance(x, Tensor) else x]
+        else:
+            arrays = [x.data if isinstance(x, Tensor) else x for x in inputs]
+        xp = np
+        for a in arrays:
+            if type(a) is not _ndarray and type(a) not in _SCALARS:
+                try:
                     xp = backend.namespace(*arrays)
-                    break
-        except backend.MixedDevicesError as exc:
-            raise backend.MixedDevicesError(f"{self.name}: {exc}") from None
+                except backend.MixedDevicesError as exc:
+                    raise backend.MixedDevicesError(f"{self.name}: {exc}") from None
+                break
         try:
             out = self.forward(xp, *arrays, **params)
         except (ValueError, TypeError, IndexError) as exc:
@@ -109,7 +118,7 @@ class Primitive:
             debug.check_forward(self, inputs, result)
         tapes = _active.get()
         if tapes:  # non-differentiable ops are seen by tg.compile's traces only
-            record(self, inputs, result, params, tapes)
+            record(self, inputs, arrays, result, params, tapes)
         return result
 
     def _explain(self, exc: Exception, arrays: list[Any], params: dict[str, Any]) -> str:
