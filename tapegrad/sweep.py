@@ -173,6 +173,11 @@ class _Plan:
                     sweep_raw(entries, cotangents, self.depends, self.source_ids, free)
                 else:
                     self._sweep_tensors(cotangents, free)
+        except BaseException:
+            if free:  # some entries are gone: the tape cannot give another (wrong) answer
+                self.tape._entries = []
+                self.tape._used = True
+            raise
         finally:
             frees.reset(token)
         if raw_mode:

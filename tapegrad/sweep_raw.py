@@ -52,51 +52,78 @@ def sweep_raw(
     """
     anomaly = debug.anomaly_mode()
     owned: set[int] = set()  # the keys whose buffer this sweep allocated (safe to add into)
+    get, pop = cotangents.get, cotangents.pop
     for i in range(len(entries) - 1, -1, -1):
         entry = entries[i]
         if entry is None:
             continue
-        primitive, inputs, arrays, output, params = entry[:5]
+        primitive, inputs, arrays, output, params, _, _, _ = entry
         out_id = output._id
-        g = cotangents.get(out_id) if out_id in keep else cotangents.pop(out_id, None)
-        if g is not None:
-            ans = output.data
-            numpy_g = type(g) is _ndarray
-            shortcuts = primitive.same_shape_vjps if numpy_g else None
-            vjps = primitive.vjps
-            for k, x in enumerate(inputs):
-                if not isinstance(x, Tensor) or x._id not in depends:
-                    continue
-                rule = vjps[k] if k < len(vjps) else primitive.rule(k)
-                if rule is None:  # a non-floating input, such as where's condition
-                    continue
-                data = arrays[k]
-                if shortcuts is not None and data.shape == ans.shape:
-                    rule = shortcuts[k]
-                if numpy_g:
-                    gx = g if rule is passthrough else rule(g, ans, *arrays, **params)
-                    if type(gx) is not _ndarray or gx.shape != data.shape or gx.dtype != data.dtype:
-                        gx = check_raw(primitive, k, gx, data)
-                        if gx is None:
-                            continue
-                else:
-                    gx = vjp_raw(primitive, k, rule, g, ans, arrays, params, data)
-                    if gx is None:
-                        continue
-                if anomaly:
-                    debug.check_backward(Entry(entry), i, k, gx, g)
-                key = x._id  # accumulate_raw, inline
-                previous = cotangents.get(key)
-                if previous is None:
-                    cotangents[key] = gx
-                elif key in owned:
-                    previous += gx
-                else:
-                    cotangents[key] = total = previous + gx
-                    if type(total) is _ndarray:
-                        owned.add(key)
+        g = get(out_id) if out_id in keep else pop(out_id, None)
         if free:
             entries[i] = None
+        if g is None:
+            continue
+        if type(g) is not _ndarray:  # another backend: rules get Tensors
+            _apply_rules_any(i, entry, g, depends, cotangents, owned, anomaly)
+            continue
+        ans = output.data
+        shortcuts = primitive.same_shape_vjps
+        vjps = primitive.vjps
+        for k, x in enumerate(inputs):
+            if not isinstance(x, Tensor):
+                continue
+            key = x._id
+            if key not in depends:
+                continue
+            rule = vjps[k] if k < len(vjps) else primitive.rule(k)
+            if rule is None:  # a non-floating input, such as where's condition
+                continue
+            data = arrays[k]
+            if shortcuts is not None and data.shape == ans.shape:
+                rule = shortcuts[k]
+            gx = g if rule is passthrough else rule(g, ans, *arrays, **params)
+            if type(gx) is not _ndarray or gx.dtype is not data.dtype or gx.shape != data.shape:
+                gx = check_raw(primitive, k, gx, data)
+                if gx is None:
+                    continue
+            if anomaly:
+                debug.check_backward(Entry(entry), i, k, gx, g)
+            previous = get(key)  # accumulate_raw, inline
+            if previous is None:
+                cotangents[key] = gx
+            elif key in owned:
+                previous += gx
+            else:
+                total = previous + gx
+                if type(total) is not _ndarray:  # a NumPy scalar: the sum of two 0-d arrays
+                    total = np.asarray(total)
+                cotangents[key] = total
+                owned.add(key)
+
+
+def _apply_rules_any(
+    index: int,
+    entry: tuple[Any, ...],
+    g: Any,
+    depends: set[int],
+    cotangents: dict,
+    owned: set[int],
+    anomaly: bool,
+) -> None:
+    """One entry's rules for a cotangent of another array library (CuPy, array_api_strict)."""
+    primitive, inputs, arrays, output, params, _, _, _ = entry
+    for k, x in enumerate(inputs):
+        if isinstance(x, Tensor) and x._id in depends:
+            rule = primitive.rule(k)
+            if rule is None:
+                continue
+            gx = vjp_raw(primitive, k, rule, g, output.data, arrays, params, arrays[k])
+            if gx is None:
+                continue
+            if anomaly:
+                debug.check_backward(Entry(entry), index, k, gx, g)
+            accumulate_raw(cotangents, owned, x._id, gx)
 
 
 def vjp_raw(
@@ -150,6 +177,8 @@ def accumulate_raw(cotangents: dict, owned: set, key: Any, g: Any) -> None:
         previous += g
     else:
         total = previous + g
+        if isinstance(total, _generic):  # a NumPy scalar: the sum of two 0-d arrays
+            total = np.asarray(total)
         cotangents[key] = total
         if type(total) is _ndarray:
             owned.add(key)

@@ -10,6 +10,8 @@ import warnings
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from tapegrad import backend
 from tapegrad.tensor import Tensor, Variable
 
@@ -270,36 +272,39 @@ def record(
     failure leaves every tape as it was. Runs once per op while a tape is
     active, so it is written for speed: the common checks are inlined.
     """
-    targets = None
-    for tape in tapes:
-        if tape._mode is not RECORDING:
-            _not_recording(tape, primitive, inputs, output, params)
-            continue
+    if len(tapes) == 1 and tapes[0]._mode is RECORDING:  # the common case, inline
+        tape = tapes[0]
         if not primitive.differentiable:
-            continue
+            return
         watched = tape._watched
         for x in inputs:
             if isinstance(x, Tensor) and (x._id in watched or _reads(tape, x)):
-                targets = [tape] if targets is None else [*targets, tape]
                 break
-    if targets is None:
-        return
-    kind = getattr(output.data.dtype, "kind", None)  # NumPy's dtypes say it directly
-    if kind not in ("f", "c") and (kind is not None or not backend.is_floating(output.dtype)):
+        else:
+            return
+        targets: tuple[GradientTape, ...] = tapes
+    else:
+        targets = _recording_tapes(primitive, inputs, output, params, tapes)
+        if not targets:
+            return
+    dtype = output.data.dtype
+    if dtype is not _FLOAT64 and not backend.is_floating(dtype):
         return  # integer and boolean results carry no gradient
     if len(inputs) > primitive.ruled_inputs:
         _check_rules(primitive, inputs, targets)
     versions: tuple[tuple[int, int], ...] = ()
-    if Variable in map(type, inputs):
-        versions = tuple((k, x.version) for k, x in enumerate(inputs) if type(x) is Variable)
+    for x in inputs:
+        if type(x) is Variable:
+            versions = tuple((k, x.version) for k, x in enumerate(inputs) if type(x) is Variable)
+            break
     # The user's frame: the first outside tapegrad, from the primitive's caller on.
-    frame = sys._getframe(2)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+    frame = _getframe(2)
+    while _inside_package[frame.f_code.co_filename]:
         frame = frame.f_back
+        if frame is None:
+            break
     code, lasti = (None, -1) if frame is None else (frame.f_code, frame.f_lasti)
-    if not params:
-        params = _NO_PARAMS  # one shared empty dict, not one per entry (a long tape's memory)
-    entry = (primitive, inputs, arrays, output, params, versions, code, lasti)
+    entry = (primitive, inputs, arrays, output, params or _NO_PARAMS, versions, code, lasti)
     for tape in targets:
         if versions:
             tape._versioned += 1
@@ -308,6 +313,28 @@ def record(
                     tape._add_watched(inputs[k])
         tape._entries.append(entry)
         tape._watched.add(output._id)
+
+
+_FLOAT64 = np.dtype(np.float64)  # the commonest result: no need to ask the backend
+
+
+def _recording_tapes(
+    primitive: Any,
+    inputs: tuple[Any, ...],
+    output: Tensor,
+    params: dict,
+    tapes: tuple[GradientTape, ...],
+) -> list[GradientTape]:
+    """The recording tapes among ``tapes`` that watch an input of this op."""
+    targets = []
+    for tape in tapes:
+        if tape._mode is not RECORDING:
+            _not_recording(tape, primitive, inputs, output, params)
+        elif primitive.differentiable and any(
+            isinstance(x, Tensor) and _reads(tape, x) for x in inputs
+        ):
+            targets.append(tape)
+    return targets
 
 
 def _not_recording(
@@ -322,7 +349,9 @@ def _not_recording(
             tape._stopped_reads.update(x._id for x in inputs if isinstance(x, Tensor))
 
 
-_NO_PARAMS: dict[str, Any] = {}  # read-only by convention: rules never change params
+# One shared empty dict for the entries of ops without params, not one per entry (a long
+# tape's memory). Read-only by convention: rules never change params.
+_NO_PARAMS: dict[str, Any] = {}
 
 
 def _check_rules(primitive: Any, inputs: tuple[Any, ...], targets: list[GradientTape]) -> None:
@@ -358,6 +387,18 @@ def _reads(tape: GradientTape, x: Tensor) -> bool:
 
 # With the separator, so that a user's ``tapegrad_demo.py`` next to the package is not "inside".
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_getframe = sys._getframe
+
+
+class _InsidePackage(dict):
+    """filename -> whether it is tapegrad's own: a dict lookup per frame, not a string test."""
+
+    def __missing__(self, filename: str) -> bool:
+        inside = self[filename] = filename.startswith(_PACKAGE_DIR)
+        return inside
+
+
+_inside_package = _InsidePackage()
 
 
 def caller_site(depth: int = 1) -> tuple[str, int] | None:
@@ -374,7 +415,7 @@ def caller_site(depth: int = 1) -> tuple[str, int] | None:
         frame = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not filename.startswith(_PACKAGE_DIR):
+        if not _inside_package[filename]:
             return filename, frame.f_lineno
         frame = frame.f_back
     return None

@@ -95,3 +95,33 @@ def test_gradient_is_a_tensor_with_source_shape_for_broadcast_inputs():
     assert gx.shape == (3, 1) and gb.shape == (4,)
     np.testing.assert_allclose(gx.numpy(), 4.0)
     np.testing.assert_allclose(gb.numpy(), 3.0)
+
+
+def test_fan_out_of_a_0d_tensor_sums_every_contribution():
+    # The sum of two 0-d arrays is a NumPy scalar, which cannot be added into in place.
+    x = tg.tensor(2.0)
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x * x + x + x
+    g = tape.gradient(y, x)
+    assert type(g.data) is np.ndarray
+    assert g.item() == 3 * 2.0**2 + 2
+
+
+def test_a_failed_sweep_leaves_no_half_freed_tape_behind():
+    broken = Primitive("broken", lambda xp, x: x * 1.0)
+    broken.defvjp(lambda g, ans, x: 1 / 0)
+    x = tg.tensor([1.0, 2.0])
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = broken(-x)
+    try:
+        tape.gradient(y, x)
+    except ZeroDivisionError:
+        pass
+    try:
+        tape.gradient(y, x)
+    except RuntimeError as exc:
+        assert "only be used once" in str(exc)
+    else:
+        raise AssertionError("a second gradient from a half-swept tape must raise")

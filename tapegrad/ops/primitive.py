@@ -23,7 +23,7 @@ from tapegrad.tensor import Tensor
 
 Rule = Callable[..., Any]
 _ndarray = np.ndarray
-_SCALARS = frozenset({float, int, bool, type(None)})
+_NUMPY_TYPES = frozenset({_ndarray, float, int, bool, type(None)})  # need no namespace lookup
 _anomaly_mode = debug.anomaly_mode
 
 
@@ -88,29 +88,36 @@ class Primitive:
         return self.vjps[k] if k < len(self.vjps) else None
 
     def __call__(self, *inputs: Any, **params: Any) -> Tensor:
-        # The hot path of every op, so unrolled for one and two inputs; NumPy arrays and
-        # Python scalars need no namespace lookup.
+        # The hot path of every op. One and two inputs of NumPy arrays and Python
+        # scalars, the common case, take a short way: no namespace lookup, no list.
         if len(inputs) == 2:
             x, y = inputs
-            x = x.data if isinstance(x, Tensor) else x
-            arrays = [x, y.data if isinstance(y, Tensor) else y]
+            if isinstance(x, Tensor):
+                x = x.data
+            if isinstance(y, Tensor):
+                y = y.data
+            if type(x) in _NUMPY_TYPES and type(y) in _NUMPY_TYPES:
+                arrays: Any = (x, y)
+                try:
+                    out = self.forward(np, x, y, **params)
+                except (ValueError, TypeError, IndexError) as exc:
+                    raise type(exc)(self._explain(exc, arrays, params)) from exc
+            else:
+                arrays, out = self._forward_any([x, y], params)
         elif len(inputs) == 1:
             x = inputs[0]
-            arrays = [x.data if isinstance(x, Tensor) else x]
-        else:
-            arrays = [x.data if isinstance(x, Tensor) else x for x in inputs]
-        xp = np
-        for a in arrays:
-            if type(a) is not _ndarray and type(a) not in _SCALARS:
+            if isinstance(x, Tensor):
+                x = x.data
+            if type(x) in _NUMPY_TYPES:
+                arrays = (x,)
                 try:
-                    xp = backend.namespace(*arrays)
-                except backend.MixedDevicesError as exc:
-                    raise backend.MixedDevicesError(f"{self.name}: {exc}") from None
-                break
-        try:
-            out = self.forward(xp, *arrays, **params)
-        except (ValueError, TypeError, IndexError) as exc:
-            raise type(exc)(self._explain(exc, arrays, params)) from exc
+                    out = self.forward(np, x, **params)
+                except (ValueError, TypeError, IndexError) as exc:
+                    raise type(exc)(self._explain(exc, arrays, params)) from exc
+            else:
+                arrays, out = self._forward_any([x], params)
+        else:
+            arrays, out = self._forward_any([raw(x) for x in inputs], params)
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
         result = Tensor(out)
@@ -120,6 +127,20 @@ class Primitive:
         if tapes:  # non-differentiable ops are seen by tg.compile's traces only
             record(self, inputs, arrays, result, params, tapes)
         return result
+
+    def _forward_any(self, arrays: list[Any], params: dict[str, Any]) -> tuple[list[Any], Any]:
+        """The forward on any backend's arrays, in their namespace."""
+        if all(type(a) in _NUMPY_TYPES for a in arrays):
+            xp = np
+        else:
+            try:
+                xp = backend.namespace(*arrays)
+            except backend.MixedDevicesError as exc:
+                raise backend.MixedDevicesError(f"{self.name}: {exc}") from None
+        try:
+            return arrays, self.forward(xp, *arrays, **params)
+        except (ValueError, TypeError, IndexError) as exc:
+            raise type(exc)(self._explain(exc, arrays, params)) from exc
 
     def _explain(self, exc: Exception, arrays: list[Any], params: dict[str, Any]) -> str:
         if self.explain is not None:
