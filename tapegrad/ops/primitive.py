@@ -99,7 +99,7 @@ class Primitive:
             if type(x) in _NUMPY_TYPES and type(y) in _NUMPY_TYPES:
                 arrays: Any = (x, y)
                 try:
-                    out = self.forward(np, x, y, **params)
+                    out = self.forward(np, x, y, **params) if params else self.forward(np, x, y)
                 except (ValueError, TypeError, IndexError) as exc:
                     raise type(exc)(self._explain(exc, arrays, params)) from exc
             else:
@@ -111,7 +111,7 @@ class Primitive:
             if type(x) in _NUMPY_TYPES:
                 arrays = (x,)
                 try:
-                    out = self.forward(np, x, **params)
+                    out = self.forward(np, x, **params) if params else self.forward(np, x)
                 except (ValueError, TypeError, IndexError) as exc:
                     raise type(exc)(self._explain(exc, arrays, params)) from exc
             else:
