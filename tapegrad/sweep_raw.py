@@ -85,7 +85,12 @@ def sweep_raw(
             data = arrays[k]
             if shortcuts is not None and data.shape == ans.shape:
                 rule = shortcuts[k]
-            gx = g if rule is passthrough else rule(g, ans, *arrays, **params)
+            if rule is passthrough:
+                gx = g
+            elif params:
+                gx = rule(g, ans, *arrays, **params)
+            else:
+                gx = rule(g, ans, *arrays)
             if type(gx) is not _ndarray or gx.dtype is not data.dtype or gx.shape != data.shape:
                 gx = check_raw(primitive, k, gx, data)
                 if gx is None:

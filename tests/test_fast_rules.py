@@ -1,4 +1,5 @@
-"""Shortcut gradient rules (Primitive.defvjp_same_shape) agree with the general rules."""
+"""Fast paths agree with the general ones: shortcut gradient rules
+(Primitive.defvjp_same_shape) and NumPy forwards (Primitive(numpy=...))."""
 
 import importlib
 import pkgutil
@@ -16,18 +17,53 @@ PRIMITIVES = [arithmetic._add, arithmetic._subtract, arithmetic._multiply, arith
 UNARY = [elementwise._relu]
 
 
-def test_the_list_covers_every_primitive_with_shortcuts():
+def _every_primitive():
     modules = [
         importlib.import_module(f"tapegrad.ops.{info.name}")
         for info in pkgutil.iter_modules(tg.ops.__path__)
     ]
-    found = {
+    return [
         value
         for module in modules
         for value in vars(module).values()
-        if isinstance(value, tg.Primitive) and value.same_shape_vjps is not None
-    }
+        if isinstance(value, tg.Primitive)
+    ]
+
+
+def test_the_list_covers_every_primitive_with_shortcuts():
+    found = {p for p in _every_primitive() if p.same_shape_vjps is not None}
     assert found == set(PRIMITIVES + UNARY)
+
+
+WITH_NUMPY_FORWARD = sorted(
+    (p for p in _every_primitive() if isinstance(p.numpy_forward, np.ufunc)), key=lambda p: p.name
+)
+
+
+def test_the_hot_elementwise_primitives_have_numpy_forwards():
+    names = {p.name for p in WITH_NUMPY_FORWARD}
+    assert {"add", "subtract", "multiply", "divide", "negative", "exp", "tanh", "matmul"} <= names
+
+
+@pytest.mark.parametrize("primitive", WITH_NUMPY_FORWARD, ids=lambda p: p.name)
+@given(data=st.data(), dtype=st.sampled_from([np.float64, np.float32]))
+def test_numpy_forwards_match_the_general_forward(primitive, data, dtype):
+    arity = primitive.numpy_forward.nin
+    dims = (2, 2) if primitive.name == "matmul" else (0, 3)
+    shape = data.draw(tst.shapes(min_dims=dims[0], max_dims=dims[1]), label="shape")
+    if primitive.name == "matmul":
+        shapes = [shape, shape[::-1]]
+    else:
+        shapes = [shape, data.draw(st.sampled_from([shape, shape[1:], ()]), label="other")]
+    # positive values: inside the domain of log, sqrt and power
+    inputs = [
+        data.draw(tst.arrays(s, domain="positive"), label=f"x{k}").astype(dtype)
+        for k, s in enumerate(shapes[:arity])
+    ]
+    expected = primitive.forward(np, *inputs)
+    got = primitive.numpy_forward(*inputs)
+    assert type(got) is type(expected) and got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
 
 
 @pytest.mark.parametrize("primitive", PRIMITIVES, ids=lambda p: p.name)

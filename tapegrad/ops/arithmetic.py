@@ -23,7 +23,9 @@ from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 
-_add = Primitive("add", lambda xp, x, y: xp.add(x, y), explain=explain_broadcast).defvjp(
+_add = Primitive(
+    "add", lambda xp, x, y: xp.add(x, y), explain=explain_broadcast, numpy=np.add
+).defvjp(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(g, shape_of(y)),
 )
@@ -36,7 +38,7 @@ def add(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 _subtract = Primitive(
-    "subtract", lambda xp, x, y: xp.subtract(x, y), explain=explain_broadcast
+    "subtract", lambda xp, x, y: xp.subtract(x, y), explain=explain_broadcast, numpy=np.subtract
 ).defvjp(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(-g, shape_of(y)),
@@ -50,7 +52,7 @@ def subtract(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 _multiply = Primitive(
-    "multiply", lambda xp, x, y: xp.multiply(x, y), explain=explain_broadcast
+    "multiply", lambda xp, x, y: xp.multiply(x, y), explain=explain_broadcast, numpy=np.multiply
 ).defvjp(
     lambda g, ans, x, y: unbroadcast(g * y, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(g * x, shape_of(y)),
@@ -63,7 +65,9 @@ def multiply(x: ArrayLike, y: ArrayLike) -> Tensor:
     return _multiply(x, y)
 
 
-_divide = Primitive("divide", lambda xp, x, y: xp.divide(x, y), explain=explain_broadcast).defvjp(
+_divide = Primitive(
+    "divide", lambda xp, x, y: xp.divide(x, y), explain=explain_broadcast, numpy=np.divide
+).defvjp(
     lambda g, ans, x, y: unbroadcast(g / y, shape_of(x)),
     # d(x/y)/dy = -x/y**2 = -ans/y
     lambda g, ans, x, y: unbroadcast(-g * ans / y, shape_of(y)),
@@ -99,9 +103,9 @@ def _power_vjp_exponent(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
     return unbroadcast(g * ans * log_x, shape_of(y))
 
 
-_power = Primitive("power", lambda xp, x, y: xp.pow(x, y), explain=explain_broadcast).defvjp(
-    _power_vjp_base, _power_vjp_exponent
-)
+_power = Primitive(
+    "power", lambda xp, x, y: xp.pow(x, y), explain=explain_broadcast, numpy=np.power
+).defvjp(_power_vjp_base, _power_vjp_exponent)
 
 
 def power(x: ArrayLike, y: ArrayLike) -> Tensor:
@@ -109,7 +113,9 @@ def power(x: ArrayLike, y: ArrayLike) -> Tensor:
     return _power(x, y)
 
 
-_negative = Primitive("negative", lambda xp, x: xp.negative(x)).defvjp(lambda g, ans, x: -g)
+_negative = Primitive("negative", lambda xp, x: xp.negative(x), numpy=np.negative).defvjp(
+    lambda g, ans, x: -g
+)
 
 
 def negative(x: ArrayLike) -> Tensor:
@@ -122,7 +128,9 @@ def _tie_weights(g: Tensor, x: Any, y: Any, wins: Any) -> Tensor:
     return ops.where(wins, g, ops.where(ops.equal(x, y), g * 0.5, 0.0))
 
 
-_maximum = Primitive("maximum", lambda xp, x, y: xp.maximum(x, y), explain=explain_broadcast)
+_maximum = Primitive(
+    "maximum", lambda xp, x, y: xp.maximum(x, y), explain=explain_broadcast, numpy=np.maximum
+)
 _maximum.defvjp(
     lambda g, ans, x, y: unbroadcast(_tie_weights(g, x, y, ops.greater(x, y)), shape_of(x)),
     lambda g, ans, x, y: unbroadcast(_tie_weights(g, y, x, ops.greater(y, x)), shape_of(y)),
@@ -134,7 +142,9 @@ def maximum(x: ArrayLike, y: ArrayLike) -> Tensor:
     return _maximum(x, y)
 
 
-_minimum = Primitive("minimum", lambda xp, x, y: xp.minimum(x, y), explain=explain_broadcast)
+_minimum = Primitive(
+    "minimum", lambda xp, x, y: xp.minimum(x, y), explain=explain_broadcast, numpy=np.minimum
+)
 _minimum.defvjp(
     lambda g, ans, x, y: unbroadcast(_tie_weights(g, x, y, ops.less(x, y)), shape_of(x)),
     lambda g, ans, x, y: unbroadcast(_tie_weights(g, y, x, ops.less(y, x)), shape_of(y)),
@@ -186,7 +196,9 @@ def clip(x: ArrayLike, a_min: ArrayLike = None, a_max: ArrayLike = None) -> Tens
     return _clip(x, a_min, a_max)
 
 
-_abs = Primitive("abs", lambda xp, x: xp.abs(x)).defvjp(lambda g, ans, x: g * ops.sign(x))
+_abs = Primitive("abs", lambda xp, x: xp.abs(x), numpy=np.abs).defvjp(
+    lambda g, ans, x: g * ops.sign(x)
+)
 
 
 def abs(x: ArrayLike) -> Tensor:  # noqa: A001 - NumPy's name

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from tapegrad import ops
 from tapegrad.ops.primitive import Primitive
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 
-_exp = Primitive("exp", lambda xp, x: xp.exp(x)).defvjp(lambda g, ans, x: g * ans)
+_exp = Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp).defvjp(lambda g, ans, x: g * ans)
 
 
 def exp(x: ArrayLike) -> Tensor:
@@ -22,7 +24,7 @@ def exp(x: ArrayLike) -> Tensor:
     return _exp(x)
 
 
-_log = Primitive("log", lambda xp, x: xp.log(x)).defvjp(lambda g, ans, x: g / x)
+_log = Primitive("log", lambda xp, x: xp.log(x), numpy=np.log).defvjp(lambda g, ans, x: g / x)
 
 
 def log(x: ArrayLike) -> Tensor:
@@ -30,7 +32,9 @@ def log(x: ArrayLike) -> Tensor:
     return _log(x)
 
 
-_log1p = Primitive("log1p", lambda xp, x: xp.log1p(x)).defvjp(lambda g, ans, x: g / (x + 1.0))
+_log1p = Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p).defvjp(
+    lambda g, ans, x: g / (x + 1.0)
+)
 
 
 def log1p(x: ArrayLike) -> Tensor:
@@ -38,7 +42,9 @@ def log1p(x: ArrayLike) -> Tensor:
     return _log1p(x)
 
 
-_expm1 = Primitive("expm1", lambda xp, x: xp.expm1(x)).defvjp(lambda g, ans, x: g * (ans + 1.0))
+_expm1 = Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1).defvjp(
+    lambda g, ans, x: g * (ans + 1.0)
+)
 
 
 def expm1(x: ArrayLike) -> Tensor:
@@ -46,7 +52,9 @@ def expm1(x: ArrayLike) -> Tensor:
     return _expm1(x)
 
 
-_sqrt = Primitive("sqrt", lambda xp, x: xp.sqrt(x)).defvjp(lambda g, ans, x: g / (ans * 2.0))
+_sqrt = Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt).defvjp(
+    lambda g, ans, x: g / (ans * 2.0)
+)
 
 
 def sqrt(x: ArrayLike) -> Tensor:
@@ -54,7 +62,9 @@ def sqrt(x: ArrayLike) -> Tensor:
     return _sqrt(x)
 
 
-_square = Primitive("square", lambda xp, x: xp.square(x)).defvjp(lambda g, ans, x: g * (x * 2.0))
+_square = Primitive("square", lambda xp, x: xp.square(x), numpy=np.square).defvjp(
+    lambda g, ans, x: g * (x * 2.0)
+)
 
 
 def square(x: ArrayLike) -> Tensor:
@@ -62,7 +72,9 @@ def square(x: ArrayLike) -> Tensor:
     return _square(x)
 
 
-_sin = Primitive("sin", lambda xp, x: xp.sin(x)).defvjp(lambda g, ans, x: g * ops.cos(x))
+_sin = Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin).defvjp(
+    lambda g, ans, x: g * ops.cos(x)
+)
 
 
 def sin(x: ArrayLike) -> Tensor:
@@ -70,7 +82,9 @@ def sin(x: ArrayLike) -> Tensor:
     return _sin(x)
 
 
-_cos = Primitive("cos", lambda xp, x: xp.cos(x)).defvjp(lambda g, ans, x: -g * ops.sin(x))
+_cos = Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos).defvjp(
+    lambda g, ans, x: -g * ops.sin(x)
+)
 
 
 def cos(x: ArrayLike) -> Tensor:
@@ -79,7 +93,9 @@ def cos(x: ArrayLike) -> Tensor:
 
 
 # d tan = 1 + tan**2
-_tan = Primitive("tan", lambda xp, x: xp.tan(x)).defvjp(lambda g, ans, x: g * (ans * ans + 1.0))
+_tan = Primitive("tan", lambda xp, x: xp.tan(x), numpy=np.tan).defvjp(
+    lambda g, ans, x: g * (ans * ans + 1.0)
+)
 
 
 def tan(x: ArrayLike) -> Tensor:
@@ -88,7 +104,9 @@ def tan(x: ArrayLike) -> Tensor:
 
 
 # d tanh = 1 - tanh**2
-_tanh = Primitive("tanh", lambda xp, x: xp.tanh(x)).defvjp(lambda g, ans, x: g * (1.0 - ans * ans))
+_tanh = Primitive("tanh", lambda xp, x: xp.tanh(x), numpy=np.tanh).defvjp(
+    lambda g, ans, x: g * (1.0 - ans * ans)
+)
 
 
 def tanh(x: ArrayLike) -> Tensor:
@@ -96,7 +114,9 @@ def tanh(x: ArrayLike) -> Tensor:
     return _tanh(x)
 
 
-_sinh = Primitive("sinh", lambda xp, x: xp.sinh(x)).defvjp(lambda g, ans, x: g * ops.cosh(x))
+_sinh = Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh).defvjp(
+    lambda g, ans, x: g * ops.cosh(x)
+)
 
 
 def sinh(x: ArrayLike) -> Tensor:
@@ -104,7 +124,9 @@ def sinh(x: ArrayLike) -> Tensor:
     return _sinh(x)
 
 
-_cosh = Primitive("cosh", lambda xp, x: xp.cosh(x)).defvjp(lambda g, ans, x: g * ops.sinh(x))
+_cosh = Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh).defvjp(
+    lambda g, ans, x: g * ops.sinh(x)
+)
 
 
 def cosh(x: ArrayLike) -> Tensor:
@@ -112,7 +134,9 @@ def cosh(x: ArrayLike) -> Tensor:
     return _cosh(x)
 
 
-_arctan = Primitive("arctan", lambda xp, x: xp.atan(x)).defvjp(lambda g, ans, x: g / (x * x + 1.0))
+_arctan = Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan).defvjp(
+    lambda g, ans, x: g / (x * x + 1.0)
+)
 
 
 def arctan(x: ArrayLike) -> Tensor:

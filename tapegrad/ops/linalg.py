@@ -43,7 +43,9 @@ def _matmul_vjp(argnum: int, g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
     return ops.reshape(unbroadcast(ops.swapaxes(x2, -1, -2) @ g2, y2s), ys)
 
 
-_matmul = Primitive("matmul", lambda xp, x, y: xp.matmul(x, y), explain=_explain_matmul)
+_matmul = Primitive(
+    "matmul", lambda xp, x, y: xp.matmul(x, y), explain=_explain_matmul, numpy=np.matmul
+)
 _matmul.defvjp_argnum(lambda k, g, ans, x, y: _matmul_vjp(k, g, ans, x, y))
 
 

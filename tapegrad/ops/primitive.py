@@ -31,8 +31,8 @@ class Primitive:
     """An op the tape records. ``differentiable=False`` ops never record."""
 
     __slots__ = (
-        "name", "forward", "vjps", "argnum_rule", "argnum_rules", "same_shape_vjps", "ruled_inputs",
-        "differentiable", "explain", "replayable",
+        "name", "forward", "numpy_forward", "vjps", "argnum_rule", "argnum_rules",
+        "same_shape_vjps", "ruled_inputs", "differentiable", "explain", "replayable",
     )  # fmt: skip
 
     def __init__(
@@ -42,9 +42,14 @@ class Primitive:
         differentiable: bool = True,
         explain: Callable[..., str] | None = None,
         replayable: bool = True,
+        numpy: Callable[..., Any] | None = None,
     ) -> None:
         self.name = name
         self.forward = forward
+        # The forward on NumPy arrays: ``numpy`` is the NumPy function itself where the
+        # forward is one (np.multiply for ``lambda xp, x, y: xp.multiply(x, y)``), which
+        # saves a Python call per op; tests/test_primitive.py checks the two agree.
+        self.numpy_forward = functools.partial(forward, np) if numpy is None else numpy
         self.vjps: tuple[Rule | None, ...] = ()
         self.argnum_rule: Rule | None = None
         self.same_shape_vjps: tuple[Rule, ...] | None = None
@@ -99,7 +104,7 @@ class Primitive:
             if type(x) in _NUMPY_TYPES and type(y) in _NUMPY_TYPES:
                 arrays: Any = (x, y)
                 try:
-                    out = self.forward(np, x, y, **params) if params else self.forward(np, x, y)
+                    out = self.numpy_forward(x, y, **params) if params else self.numpy_forward(x, y)
                 except (ValueError, TypeError, IndexError) as exc:
                     raise type(exc)(self._explain(exc, arrays, params)) from exc
             else:
@@ -111,7 +116,7 @@ class Primitive:
             if type(x) in _NUMPY_TYPES:
                 arrays = (x,)
                 try:
-                    out = self.forward(np, x, **params) if params else self.forward(np, x)
+                    out = self.numpy_forward(x, **params) if params else self.numpy_forward(x)
                 except (ValueError, TypeError, IndexError) as exc:
                     raise type(exc)(self._explain(exc, arrays, params)) from exc
             else:
