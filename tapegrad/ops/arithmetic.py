@@ -1,7 +1,7 @@
 """Arithmetic: add subtract multiply divide power negative maximum minimum where clip abs astype.
 
 Binary ops broadcast like NumPy; each rule sums its cotangent back to its
-input's shape with :func:`unbroadcast`.
+input's shape with :func:`~tapegrad.ops.reductions.sum_to`.
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ from tapegrad.ops.primitive import (
     explain_broadcast,
     passthrough,
     shape_of,
-    unbroadcast,
 )
+from tapegrad.ops.reductions import sum_to
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 
 _add = Primitive("add", lambda xp, x, y: xp.add(x, y), explain=explain_broadcast).defvjp(
-    lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
-    lambda g, ans, x, y: unbroadcast(g, shape_of(y)),
+    lambda g, ans, x, y: sum_to(g, shape_of(x)),
+    lambda g, ans, x, y: sum_to(g, shape_of(y)),
 )
 _add.defvjp_same_shape(passthrough, passthrough)
 
@@ -38,8 +38,8 @@ def add(x: ArrayLike, y: ArrayLike) -> Tensor:
 _subtract = Primitive(
     "subtract", lambda xp, x, y: xp.subtract(x, y), explain=explain_broadcast
 ).defvjp(
-    lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
-    lambda g, ans, x, y: unbroadcast(-g, shape_of(y)),
+    lambda g, ans, x, y: sum_to(g, shape_of(x)),
+    lambda g, ans, x, y: -sum_to(g, shape_of(y)),  # negating the smaller array
 )
 _subtract.defvjp_same_shape(passthrough, lambda g, ans, x, y: -g)
 
@@ -52,8 +52,8 @@ def subtract(x: ArrayLike, y: ArrayLike) -> Tensor:
 _multiply = Primitive(
     "multiply", lambda xp, x, y: xp.multiply(x, y), explain=explain_broadcast
 ).defvjp(
-    lambda g, ans, x, y: unbroadcast(g * y, shape_of(x)),
-    lambda g, ans, x, y: unbroadcast(g * x, shape_of(y)),
+    lambda g, ans, x, y: sum_to(g * y, shape_of(x)),
+    lambda g, ans, x, y: sum_to(g * x, shape_of(y)),
 )
 _multiply.defvjp_same_shape(lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x)
 
@@ -64,9 +64,9 @@ def multiply(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 _divide = Primitive("divide", lambda xp, x, y: xp.divide(x, y), explain=explain_broadcast).defvjp(
-    lambda g, ans, x, y: unbroadcast(g / y, shape_of(x)),
+    lambda g, ans, x, y: sum_to(g / y, shape_of(x)),
     # d(x/y)/dy = -x/y**2 = -ans/y
-    lambda g, ans, x, y: unbroadcast(-g * ans / y, shape_of(y)),
+    lambda g, ans, x, y: sum_to(-g * ans / y, shape_of(y)),
 )
 _divide.defvjp_same_shape(lambda g, ans, x, y: g / y, lambda g, ans, x, y: -g * ans / y)
 
@@ -81,22 +81,22 @@ def _power_vjp_base(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
     # make the next derivative 0 * x**-1, which is nan at x = 0.
     if not isinstance(y, Tensor) and np.ndim(y) == 0:
         if y in (0, 1):
-            return unbroadcast(g * float(y), shape_of(x))
-        return unbroadcast(g * y * x ** (y - 1), shape_of(x))
+            return sum_to(g * float(y), shape_of(x))
+        return sum_to(g * y * x ** (y - 1), shape_of(x))
     # At x = y = 0, y * x**(y-1) is 0 * inf = nan; its limit along y = 0 is 0 (as in
     # PyTorch and JAX). There only, y * x**1 gives that 0 and a finite next derivative.
     exponent = ops.where(ops.equal(x, 0), ops.where(ops.equal(y, 0), 1, y - 1), y - 1)
-    return unbroadcast(g * y * x**exponent, shape_of(x))
+    return sum_to(g * y * x**exponent, shape_of(x))
 
 
 def _power_vjp_exponent(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
     # d(x**y)/dy = x**y * log(x); taken as 0 where x <= 0 (the double where keeps
     # the second derivative free of NaN there).
     if isinstance(x, (int, float)):  # a constant base stays a constant, on no device
-        return unbroadcast(g * ans * (math.log(x) if x > 0 else 0.0), shape_of(y))
+        return sum_to(g * ans * (math.log(x) if x > 0 else 0.0), shape_of(y))
     positive = ops.greater(x, 0)
     log_x = ops.where(positive, ops.log(ops.where(positive, x, 1.0)), 0.0)
-    return unbroadcast(g * ans * log_x, shape_of(y))
+    return sum_to(g * ans * log_x, shape_of(y))
 
 
 _power = Primitive("power", lambda xp, x, y: xp.pow(x, y), explain=explain_broadcast).defvjp(
@@ -124,8 +124,8 @@ def _tie_weights(g: Tensor, x: Any, y: Any, wins: Any) -> Tensor:
 
 _maximum = Primitive("maximum", lambda xp, x, y: xp.maximum(x, y), explain=explain_broadcast)
 _maximum.defvjp(
-    lambda g, ans, x, y: unbroadcast(_tie_weights(g, x, y, ops.greater(x, y)), shape_of(x)),
-    lambda g, ans, x, y: unbroadcast(_tie_weights(g, y, x, ops.greater(y, x)), shape_of(y)),
+    lambda g, ans, x, y: sum_to(_tie_weights(g, x, y, ops.greater(x, y)), shape_of(x)),
+    lambda g, ans, x, y: sum_to(_tie_weights(g, y, x, ops.greater(y, x)), shape_of(y)),
 )
 
 
@@ -136,8 +136,8 @@ def maximum(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 _minimum = Primitive("minimum", lambda xp, x, y: xp.minimum(x, y), explain=explain_broadcast)
 _minimum.defvjp(
-    lambda g, ans, x, y: unbroadcast(_tie_weights(g, x, y, ops.less(x, y)), shape_of(x)),
-    lambda g, ans, x, y: unbroadcast(_tie_weights(g, y, x, ops.less(y, x)), shape_of(y)),
+    lambda g, ans, x, y: sum_to(_tie_weights(g, x, y, ops.less(x, y)), shape_of(x)),
+    lambda g, ans, x, y: sum_to(_tie_weights(g, y, x, ops.less(y, x)), shape_of(y)),
 )
 
 
@@ -150,8 +150,8 @@ _where = Primitive(
     "where", lambda xp, cond, x, y: xp.where(cond, x, y), explain=explain_broadcast
 ).defvjp(
     None,
-    lambda g, ans, cond, x, y: unbroadcast(ops.where(cond, g, 0.0), shape_of(x)),
-    lambda g, ans, cond, x, y: unbroadcast(ops.where(cond, 0.0, g), shape_of(y)),
+    lambda g, ans, cond, x, y: sum_to(ops.where(cond, g, 0.0), shape_of(x)),
+    lambda g, ans, cond, x, y: sum_to(ops.where(cond, 0.0, g), shape_of(y)),
 )
 
 
@@ -175,7 +175,7 @@ def _clip_vjp(g: Tensor, ans: Tensor, x: Any, a_min: Any, a_max: Any) -> Tensor:
         inside = ops.where(ops.less(x, a_min), 0.0, inside)
     if a_max is not None:
         inside = ops.where(ops.greater(x, a_max), 0.0, inside)
-    return unbroadcast(inside, shape_of(x))
+    return sum_to(inside, shape_of(x))
 
 
 _clip = Primitive("clip", _clip_forward, explain=explain_broadcast).defvjp(_clip_vjp)

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend, ops
-from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
+from tapegrad.ops.primitive import Primitive, shape_of
+from tapegrad.ops.reductions import sum_to
 from tapegrad.tape import active_tapes
 from tapegrad.tensor import Tensor
 
@@ -54,8 +55,8 @@ def _matmul_vjp(argnum: int, g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
     batch = np.broadcast_shapes(x2s[:-2], y2s[:-2])
     g2 = ops.reshape(g, (*batch, x2s[-2], y2s[-1]))
     if argnum == 0:
-        return ops.reshape(unbroadcast(g2 @ ops.swapaxes(y2, -1, -2), x2s), xs)
-    return ops.reshape(unbroadcast(ops.swapaxes(x2, -1, -2) @ g2, y2s), ys)
+        return ops.reshape(sum_to(g2 @ ops.swapaxes(y2, -1, -2), x2s), xs)
+    return ops.reshape(sum_to(ops.swapaxes(x2, -1, -2) @ g2, y2s), ys)
 
 
 _matmul = Primitive("matmul", lambda xp, x, y: xp.matmul(x, y), explain=_explain_matmul)
@@ -113,7 +114,7 @@ def _einsum_vjp(k: int, g: Tensor, ans: Tensor, *operands: Any, terms: tuple, ou
     sizes = dict(zip(kept, shape_of(grad)))
     grad = ops.reshape(grad, tuple(sizes.get(c, 1) for c in target))
     # Size-1 axes broadcast against larger ones in the forward: sum them back.
-    grad = unbroadcast(grad, tuple(n if n == 1 else m for n, m in zip(shape, shape_of(grad))))
+    grad = sum_to(grad, tuple(n if n == 1 else m for n, m in zip(shape, shape_of(grad))))
     return ops.broadcast_to(grad, shape)
 
 

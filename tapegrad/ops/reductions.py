@@ -10,8 +10,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from tapegrad import backend, ops
-from tapegrad.ops.primitive import Primitive, normalize_axis, raw, shape_of
+from tapegrad.ops.primitive import Primitive, normalize_axis, raw, shape_of, unbroadcast
 from tapegrad.tape import is_recorded
 from tapegrad.tensor import Tensor
 
@@ -24,6 +26,21 @@ def expand_reduced(g: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdi
     if not keepdims:
         g = ops.reshape(g, tuple(1 if i in axes else n for i, n in enumerate(shape)))
     return ops.broadcast_to(g, shape)
+
+
+def sum_to(g: Any, shape: tuple[int, ...]) -> Any:
+    """:func:`~tapegrad.ops.primitive.unbroadcast`: ``g`` summed down to ``shape``.
+
+    A raw NumPy cotangent (the sweep's raw mode: nothing records) is summed by NumPy
+    itself, as the ``sum`` op would: no Tensor, no dispatch. Tensors take the op.
+    """
+    if type(g) is not np.ndarray or g.shape == shape:
+        return unbroadcast(g, shape)
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1
+    )
+    return np.sum(g, axis=axes, keepdims=True).reshape(shape)
 
 
 def _ndim(x: Any) -> int:

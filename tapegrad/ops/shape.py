@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
-from tapegrad.ops.primitive import Primitive, normalize_axis, shape_of, unbroadcast
+from tapegrad.ops.primitive import Primitive, normalize_axis, shape_of
+from tapegrad.ops.reductions import sum_to
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
@@ -86,7 +87,7 @@ def squeeze(x: ArrayLike, axis: int | Shape | None = None) -> Tensor:
 
 
 _broadcast_to = Primitive("broadcast_to", lambda xp, x, shape: xp.broadcast_to(x, shape)).defvjp(
-    lambda g, ans, x, shape: unbroadcast(g, shape_of(x))
+    lambda g, ans, x, shape: sum_to(g, shape_of(x))
 )
 
 

@@ -237,3 +237,22 @@ def test_non_integer_axis_names_the_op(op, axis):
         with pytest.raises(TypeError, match=rf"{op.__name__}: axis must be"):
             op(x, axis=axis)
         assert len(tape) == 0
+
+
+@given(data=tst.st.data())
+def test_sum_to_on_raw_arrays_matches_unbroadcast(data):
+    # sum_to sums a raw NumPy cotangent with NumPy itself (the sweep's raw mode); the
+    # result is the sum op's, bit for bit, in dtype and shape.
+    from tapegrad.ops.primitive import unbroadcast
+    from tapegrad.ops.reductions import sum_to
+
+    shape, small = data.draw(tst.broadcastable_shapes(), label="shapes")
+    full = np.broadcast_shapes(shape, small)
+    dtype = data.draw(tst.st.sampled_from([np.float64, np.float32]), label="dtype")
+    g = data.draw(tst.arrays(full), label="g").astype(dtype)
+    fast = sum_to(g, small)
+    general = unbroadcast(tg.tensor(g), small).numpy()
+    assert type(fast) is np.ndarray
+    assert fast.shape == general.shape == small and fast.dtype == general.dtype
+    np.testing.assert_array_equal(fast, general)
+    assert isinstance(sum_to(tg.tensor(g), small), tg.Tensor)  # Tensors take the op
