@@ -45,7 +45,7 @@ def sum_to(g: Any, shape: tuple[int, ...]) -> Any:
     axes = tuple(range(lead)) + tuple(
         lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1
     )
-    return np.sum(g, axis=axes, keepdims=True).reshape(shape)
+    return g.sum(axis=axes, keepdims=True).reshape(shape)
 
 
 def _ndim(x: Any) -> int:
@@ -174,10 +174,10 @@ def _logsumexp_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdi
     # the gradient exp(-inf) = 0 instead of exp(-inf + inf) = NaN.
     shape = shape_of(x)
     if type(g) is np.ndarray and type(x) is np.ndarray:  # raw mode: the same, in NumPy
-        shift = np.where(ans == -math.inf, 0.0, ans)
-        return expand_reduced(g, shape, axis, keepdims) * np.exp(
-            x - expand_reduced(shift, shape, axis, keepdims)
-        )
+        if not keepdims:  # reduced axes back as 1s: operands broadcast, no broadcast_to
+            kept = tuple(1 if i in axis else n for i, n in enumerate(shape))
+            g, ans = g.reshape(kept), ans.reshape(kept)
+        return g * np.exp(x - np.where(ans == -math.inf, 0.0, ans))
     shift = ops.where(ops.equal(ans, -math.inf), 0.0, ans)
     return expand_reduced(g, shape, axis, keepdims) * ops.exp(
         x - expand_reduced(shift, shape, axis, keepdims)
