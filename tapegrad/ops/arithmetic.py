@@ -41,7 +41,7 @@ _subtract = Primitive(
     "subtract", lambda xp, x, y: xp.subtract(x, y), explain=explain_broadcast, numpy=np.subtract
 ).defvjp(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
-    lambda g, ans, x, y: unbroadcast(-g, shape_of(y)),
+    lambda g, ans, x, y: -unbroadcast(g, shape_of(y)),  # negating the smaller array
 )
 _subtract.defvjp_same_shape(passthrough, lambda g, ans, x, y: -g)
 

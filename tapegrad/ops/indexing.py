@@ -48,9 +48,13 @@ def _index_add_forward(xp: Any, values: Any, shape: tuple[int, ...], index: tupl
     return backend.index_set(xp, target, index, values)
 
 
-_index_add = Primitive("index_add", _index_add_forward).defvjp(
-    lambda g, ans, values, shape, index: _getitem(g, index=index)
-)
+def _index_add_vjp(g: Any, ans: Any, values: Any, shape: tuple[int, ...], index: tuple) -> Any:
+    if type(g) is np.ndarray:  # the sweep's raw mode: getitem's forward, no Tensor
+        return g[index]
+    return _getitem(g, index=index)
+
+
+_index_add = Primitive("index_add", _index_add_forward).defvjp(_index_add_vjp)
 
 
 def index_add(values: ArrayLike, shape: tuple[int, ...], index: Any) -> Tensor:
@@ -58,9 +62,13 @@ def index_add(values: ArrayLike, shape: tuple[int, ...], index: Any) -> Tensor:
     return _index_add(values, shape=tuple(shape), index=normalize_index(index))
 
 
-_getitem = Primitive("getitem", backend.gather).defvjp(
-    lambda g, ans, x, index: _index_add(g, shape=shape_of(x), index=index)
-)
+def _getitem_vjp(g: Any, ans: Any, x: Any, index: tuple) -> Any:
+    if type(g) is np.ndarray:  # the sweep's raw mode: index_add's forward, no Tensor
+        return _index_add_forward(np, g, shape_of(x), index)
+    return _index_add(g, shape=shape_of(x), index=index)
+
+
+_getitem = Primitive("getitem", backend.gather).defvjp(_getitem_vjp)
 
 
 def getitem(x: ArrayLike, index: Any) -> Tensor:

@@ -29,10 +29,25 @@ def _explain_matmul(exc: Exception, x: Any, y: Any) -> str | None:
     return None  # the shapes fit: the error is about something else, reported as it is
 
 
+def _matrix_transpose(a: Any) -> Any:
+    # The method on arrays and Tensors alike: NumPy's own view on a raw array (the sweep's
+    # raw mode), the recorded op on a Tensor.
+    if isinstance(a, (np.ndarray, Tensor)):
+        return a.swapaxes(-1, -2)
+    return ops.swapaxes(a, -1, -2)
+
+
 def _matmul_vjp(argnum: int, g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
-    # Treat 1-d operands as a row (x) or column (y) matrix, then
-    # dx = g @ y^T and dy = x^T @ g, summed over broadcast batch axes.
+    # dx = g @ y^T and dy = x^T @ g. When both operands are matrices (or stacks with
+    # the same batch axes), that is all: with the operators, raw NumPy arrays (the
+    # sweep's raw mode) stay in NumPy and Tensors record, with no reshape around them.
     xs, ys = shape_of(x), shape_of(y)
+    if len(xs) >= 2 and len(ys) >= 2 and xs[:-2] == ys[:-2]:
+        if argnum == 0:
+            return g @ _matrix_transpose(y)
+        return _matrix_transpose(x) @ g
+    # Otherwise treat 1-d operands as a row (x) or column (y) matrix, and sum the
+    # products over broadcast batch axes.
     x2 = x if len(xs) > 1 else ops.reshape(x, (1, *xs))
     y2 = y if len(ys) > 1 else ops.reshape(y, (*ys, 1))
     x2s, y2s = shape_of(x2), shape_of(y2)
@@ -46,7 +61,10 @@ def _matmul_vjp(argnum: int, g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
 _matmul = Primitive(
     "matmul", lambda xp, x, y: xp.matmul(x, y), explain=_explain_matmul, numpy=np.matmul
 )
-_matmul.defvjp_argnum(lambda k, g, ans, x, y: _matmul_vjp(k, g, ans, x, y))
+_matmul.defvjp(
+    lambda g, ans, x, y: _matmul_vjp(0, g, ans, x, y),
+    lambda g, ans, x, y: _matmul_vjp(1, g, ans, x, y),
+)
 
 
 def matmul(x: ArrayLike, y: ArrayLike) -> Tensor:

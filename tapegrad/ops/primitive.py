@@ -182,17 +182,23 @@ def explain_broadcast(exc: Exception, *arrays: Any, **params: Any) -> str | None
     return None
 
 
-def unbroadcast(g: Tensor, shape: tuple[int, ...]) -> Tensor:
-    """Sum ``g`` down to ``shape``: the adjoint of NumPy broadcasting."""
+def unbroadcast(g: Any, shape: tuple[int, ...]) -> Any:
+    """Sum ``g`` down to ``shape``: the adjoint of NumPy broadcasting.
+
+    A raw NumPy cotangent (the sweep's raw mode: nothing records) is summed by
+    NumPy itself, as the ``sum`` op would: no Tensor, no dispatch. Tensors take the op.
+    """
     if g.shape == shape:
         return g
-    from tapegrad.ops.reductions import sum as _sum
-    from tapegrad.ops.shape import reshape
-
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1
     )
+    if type(g) is np.ndarray:
+        return g.sum(axis=axes, keepdims=True).reshape(shape)
+    from tapegrad.ops.reductions import sum as _sum
+    from tapegrad.ops.shape import reshape
+
     return reshape(_sum(g, axis=axes), shape)
 
 

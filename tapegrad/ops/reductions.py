@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from tapegrad import backend, ops
 from tapegrad.ops.primitive import Primitive, normalize_axis, raw, shape_of
 from tapegrad.tape import is_recorded
@@ -20,7 +22,12 @@ Axis = int | tuple[int, ...] | None
 
 
 def expand_reduced(g: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool) -> Any:
-    """Broadcast a reduced cotangent back to ``shape``."""
+    """Broadcast a reduced cotangent back to ``shape`` (a view, as the op would give, of a
+    raw NumPy array: the sweep's raw mode, where nothing records)."""
+    if type(g) is np.ndarray:
+        if not keepdims:
+            g = g.reshape(tuple(1 if i in axes else n for i, n in enumerate(shape)))
+        return np.broadcast_to(g, shape)
     if not keepdims:
         g = ops.reshape(g, tuple(1 if i in axes else n for i, n in enumerate(shape)))
     return ops.broadcast_to(g, shape)
@@ -151,6 +158,11 @@ def _logsumexp_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdi
     # throughout (fully masked) has no softmax: shifting its -inf result to 0 gives it
     # the gradient exp(-inf) = 0 instead of exp(-inf + inf) = NaN.
     shape = shape_of(x)
+    if type(g) is np.ndarray and type(x) is np.ndarray:  # raw mode: the same, in NumPy
+        if not keepdims:  # reduced axes back as 1s: operands broadcast, no broadcast_to
+            kept = tuple(1 if i in axis else n for i, n in enumerate(shape))
+            g, ans = g.reshape(kept), ans.reshape(kept)
+        return g * np.exp(x - np.where(ans == -math.inf, 0.0, ans))
     shift = ops.where(ops.equal(ans, -math.inf), 0.0, ans)
     return expand_reduced(g, shape, axis, keepdims) * ops.exp(
         x - expand_reduced(shift, shape, axis, keepdims)

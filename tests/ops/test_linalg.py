@@ -37,6 +37,26 @@ def test_matmul(backend, data):
     assert_matches(x @ y, x.numpy() @ y.numpy(), rtol=1e-12)
 
 
+@given(data=tst.st.data(), constant=st.sampled_from([0, 1]))
+def test_matmul_with_a_constant_operand(data, constant):
+    # A NumPy operand is a constant: the rules then mix it with Tensor cotangents
+    # (g @ y^T, x^T @ g), which must still record for the second derivative.
+    n, k, m = (data.draw(SIDE, label=name) for name in "nkm")
+    bx, by = data.draw(tst.broadcastable_shapes(max_dims=2, max_side=2), label="batch")
+    sx = (k,) if data.draw(st.booleans(), label="x is 1-d") else (*bx, n, k)
+    sy = (k,) if data.draw(st.booleans(), label="y is 1-d") else (*by, k, m)
+    x, y = (data.draw(tst.arrays(s), label=f"operand {s}") for s in (sx, sy))
+    if constant == 0:
+        op = lambda t: tg.matmul(x, t)  # noqa: E731
+        variable = tg.tensor(y)
+    else:
+        op = lambda t: tg.matmul(t, y)  # noqa: E731
+        variable = tg.tensor(x)
+    assert_matches(op(variable), np.matmul(x, y), rtol=1e-12)
+    gradcheck(op, [variable])
+    gradgradcheck(lambda t: op(t) ** 2, [variable])
+
+
 def test_matmul_errors_name_the_shapes():
     with pytest.raises(ValueError, match=r"matmul: inner dimensions differ: \(2, 3\) @ \(4, 5\)"):
         tg.matmul(tg.tensor(np.ones((2, 3))), tg.tensor(np.ones((4, 5))))

@@ -237,3 +237,21 @@ def test_non_integer_axis_names_the_op(op, axis):
         with pytest.raises(TypeError, match=rf"{op.__name__}: axis must be"):
             op(x, axis=axis)
         assert len(tape) == 0
+
+
+@given(data=tst.st.data())
+def test_unbroadcast_on_raw_arrays_matches_the_sum_op(data):
+    # unbroadcast sums a raw NumPy cotangent with NumPy itself (the sweep's raw mode);
+    # the result is the sum op's, bit for bit, in dtype and shape.
+    from tapegrad.ops.primitive import unbroadcast
+
+    shape, small = data.draw(tst.broadcastable_shapes(), label="shapes")
+    full = np.broadcast_shapes(shape, small)
+    dtype = data.draw(tst.st.sampled_from([np.float64, np.float32]), label="dtype")
+    g = data.draw(tst.arrays(full), label="g").astype(dtype)
+    fast = unbroadcast(g, small)
+    general = unbroadcast(tg.tensor(g), small).numpy()
+    assert type(fast) is np.ndarray
+    assert fast.shape == general.shape == small and fast.dtype == general.dtype
+    np.testing.assert_array_equal(fast, general)
+    assert isinstance(unbroadcast(tg.tensor(g), small), tg.Tensor)  # Tensors take the op
