@@ -84,17 +84,18 @@ def sweep_raw(
                 continue
             data = arrays[k]
             if shortcuts is not None and data.shape == ans.shape:
+                # A shortcut keeps the cotangent's shape, which is the output's: only
+                # the dtype can differ from the input's (float32 + float64 -> float64).
                 rule = shortcuts[k]
-            if rule is passthrough:
-                gx = g
-            elif params:
-                gx = rule(g, ans, *arrays, **params)
+                gx = g if rule is passthrough else rule(g, ans, *arrays)
+                if type(gx) is not _ndarray or gx.dtype is not data.dtype:
+                    gx = check_raw(primitive, k, gx, data)
             else:
-                gx = rule(g, ans, *arrays)
-            if type(gx) is not _ndarray or gx.dtype is not data.dtype or gx.shape != data.shape:
-                gx = check_raw(primitive, k, gx, data)
-                if gx is None:
-                    continue
+                gx = rule(g, ans, *arrays, **params) if params else rule(g, ans, *arrays)
+                if type(gx) is not _ndarray or gx.dtype is not data.dtype or gx.shape != data.shape:
+                    gx = check_raw(primitive, k, gx, data)
+                    if gx is None:
+                        continue
             if anomaly:
                 debug.check_backward(Entry(entry), i, k, gx, g)
             previous = get(key)  # accumulate_raw, inline

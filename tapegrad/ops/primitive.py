@@ -76,8 +76,8 @@ class Primitive:
     def defvjp_same_shape(self, *rules: Rule) -> Primitive:
         """Shortcut rules for raw NumPy arrays, one per input, valid when that input has
         the output's shape (so no unbroadcast). The sweep uses them only on NumPy arrays
-        when nothing records; tests/test_fast_rules.py checks them against the general
-        rules."""
+        when nothing records, and trusts them to return the cotangent's shape (it checks
+        only the dtype); tests/test_fast_rules.py checks them against the general rules."""
         self.same_shape_vjps = rules
         return self
 
