@@ -227,7 +227,10 @@ def _sweep_verified(plan: _Plan, env: list[Any], g: Any, free: bool) -> list[Any
             elif a in owned:
                 previous += gx
             else:
-                cotangents[a] = previous + gx
+                total = previous + gx
+                if type(total) is not _ndarray:  # a NumPy scalar: the sum of two 0-d arrays
+                    total = np.asarray(total)
+                cotangents[a] = total
                 owned.add(a)
         if free:
             env[out] = None  # every reader of this value came later, so was passed
