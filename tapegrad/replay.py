@@ -86,14 +86,14 @@ class Recording:
             for table, guards in self.segments:
                 # The replay's hot loop: one tuple unpacking and one call per step; the
                 # common arities are spelled out (no argument tuple, no keyword dict).
-                for kind, forward, xp, first, second, out, step in table:
+                for kind, forward, first, second, out, step in table:
                     if kind == 2:
-                        env[out] = forward(xp, env[first], env[second])
+                        env[out] = forward(env[first], env[second])
                         continue
                     if kind == 1:
-                        env[out] = forward(xp, env[first])
+                        env[out] = forward(env[first])
                         continue
-                    value = forward(xp, *step.get(env), **step.call_params(env))
+                    value = forward(step.xp, *step.get(env), **step.call_params(env))
                     if type(value) is not _ndarray and isinstance(value, _generic):
                         value = np.asarray(value)  # as Primitive.__call__ does
                     env[out] = value
@@ -127,17 +127,23 @@ class Recording:
 
 
 def _table(steps: list[Step]) -> list[tuple]:
-    """Rows for Recording.forward: (kind, forward, xp, first arg, last arg, out, step).
+    """Rows for Recording.forward: (kind, forward, first arg, last arg, out, step).
 
     Kind 1 or 2: that many arguments and no params, and a result that cannot be a
     NumPy scalar (those come from reductions to 0-d, which Primitive.__call__ wraps);
-    kind 0: the general call.
+    its forward takes the arrays alone (on NumPy, the primitive's NumPy function).
+    Kind 0: the general call, ``forward(xp, *arrays, **params)``.
     """
     rows = []
     for s in steps:
-        plain = not s.params and s.ndim > 0 and len(s.args) <= 2
-        kind = len(s.args) if plain else 0
-        rows.append((kind, s.forward, s.xp, s.args[0], s.args[-1], s.out, s))
+        if s.params or s.ndim == 0 or len(s.args) > 2:
+            rows.append((0, s.forward, s.args[0], s.args[-1], s.out, s))
+            continue
+        if s.xp is np:
+            forward = s.primitive.numpy_forward
+        else:
+            forward = functools.partial(s.forward, s.xp)
+        rows.append((len(s.args), forward, s.args[0], s.args[-1], s.out, s))
     return rows
 
 
