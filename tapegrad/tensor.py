@@ -121,43 +121,43 @@ class Tensor:
     # --- operators -----------------------------------------------------------
     # Arithmetic operators call their primitive directly: one Python call less per op.
     def __add__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._add(self, other)
+        return _ops.arithmetic._add.binary(self, other)
 
     def __radd__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._add(other, self)
+        return _ops.arithmetic._add.binary(other, self)
 
     def __sub__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._subtract(self, other)
+        return _ops.arithmetic._subtract.binary(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._subtract(other, self)
+        return _ops.arithmetic._subtract.binary(other, self)
 
     def __mul__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._multiply(self, other)
+        return _ops.arithmetic._multiply.binary(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._multiply(other, self)
+        return _ops.arithmetic._multiply.binary(other, self)
 
     def __truediv__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._divide(self, other)
+        return _ops.arithmetic._divide.binary(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._divide(other, self)
+        return _ops.arithmetic._divide.binary(other, self)
 
     def __pow__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._power(self, other)
+        return _ops.arithmetic._power.binary(self, other)
 
     def __rpow__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._power(other, self)
+        return _ops.arithmetic._power.binary(other, self)
 
     def __matmul__(self, other: Any) -> Tensor:
-        return _ops.linalg._matmul(self, other)
+        return _ops.linalg._matmul.binary(self, other)
 
     def __rmatmul__(self, other: Any) -> Tensor:
-        return _ops.linalg._matmul(other, self)
+        return _ops.linalg._matmul.binary(other, self)
 
     def __neg__(self) -> Tensor:
-        return _ops.arithmetic._negative(self)
+        return _ops.arithmetic._negative.unary(self)
 
     def __pos__(self) -> Tensor:
         return self

@@ -21,7 +21,7 @@ _exp = Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp).defvjp(lambda g, 
 
 def exp(x: ArrayLike) -> Tensor:
     """Elementwise ``e ** x``."""
-    return _exp(x)
+    return _exp.unary(x)
 
 
 _log = Primitive("log", lambda xp, x: xp.log(x), numpy=np.log).defvjp(lambda g, ans, x: g / x)
@@ -29,7 +29,7 @@ _log = Primitive("log", lambda xp, x: xp.log(x), numpy=np.log).defvjp(lambda g, 
 
 def log(x: ArrayLike) -> Tensor:
     """Elementwise natural logarithm."""
-    return _log(x)
+    return _log.unary(x)
 
 
 _log1p = Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p).defvjp(
@@ -39,7 +39,7 @@ _log1p = Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p).defvjp(
 
 def log1p(x: ArrayLike) -> Tensor:
     """Elementwise ``log(1 + x)``, accurate for small ``x``."""
-    return _log1p(x)
+    return _log1p.unary(x)
 
 
 _expm1 = Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1).defvjp(
@@ -49,7 +49,7 @@ _expm1 = Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1).defvjp(
 
 def expm1(x: ArrayLike) -> Tensor:
     """Elementwise ``exp(x) - 1``, accurate for small ``x``."""
-    return _expm1(x)
+    return _expm1.unary(x)
 
 
 _sqrt = Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt).defvjp(
@@ -59,7 +59,7 @@ _sqrt = Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt).defvjp(
 
 def sqrt(x: ArrayLike) -> Tensor:
     """Elementwise square root."""
-    return _sqrt(x)
+    return _sqrt.unary(x)
 
 
 _square = Primitive("square", lambda xp, x: xp.square(x), numpy=np.square).defvjp(
@@ -69,7 +69,7 @@ _square = Primitive("square", lambda xp, x: xp.square(x), numpy=np.square).defvj
 
 def square(x: ArrayLike) -> Tensor:
     """Elementwise ``x * x``."""
-    return _square(x)
+    return _square.unary(x)
 
 
 _sin = Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin).defvjp(
@@ -79,7 +79,7 @@ _sin = Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin).defvjp(
 
 def sin(x: ArrayLike) -> Tensor:
     """Elementwise sine."""
-    return _sin(x)
+    return _sin.unary(x)
 
 
 _cos = Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos).defvjp(
@@ -89,7 +89,7 @@ _cos = Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos).defvjp(
 
 def cos(x: ArrayLike) -> Tensor:
     """Elementwise cosine."""
-    return _cos(x)
+    return _cos.unary(x)
 
 
 # d tan = 1 + tan**2
@@ -100,7 +100,7 @@ _tan = Primitive("tan", lambda xp, x: xp.tan(x), numpy=np.tan).defvjp(
 
 def tan(x: ArrayLike) -> Tensor:
     """Elementwise tangent."""
-    return _tan(x)
+    return _tan.unary(x)
 
 
 # d tanh = 1 - tanh**2
@@ -111,7 +111,7 @@ _tanh = Primitive("tanh", lambda xp, x: xp.tanh(x), numpy=np.tanh).defvjp(
 
 def tanh(x: ArrayLike) -> Tensor:
     """Elementwise hyperbolic tangent."""
-    return _tanh(x)
+    return _tanh.unary(x)
 
 
 _sinh = Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh).defvjp(
@@ -121,7 +121,7 @@ _sinh = Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh).defvjp(
 
 def sinh(x: ArrayLike) -> Tensor:
     """Elementwise hyperbolic sine."""
-    return _sinh(x)
+    return _sinh.unary(x)
 
 
 _cosh = Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh).defvjp(
@@ -131,7 +131,7 @@ _cosh = Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh).defvjp(
 
 def cosh(x: ArrayLike) -> Tensor:
     """Elementwise hyperbolic cosine."""
-    return _cosh(x)
+    return _cosh.unary(x)
 
 
 _arctan = Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan).defvjp(
@@ -141,7 +141,7 @@ _arctan = Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan).defvjp(
 
 def arctan(x: ArrayLike) -> Tensor:
     """Elementwise inverse tangent."""
-    return _arctan(x)
+    return _arctan.unary(x)
 
 
 def _sigmoid_forward(xp: Any, x: Any) -> Any:
@@ -156,7 +156,7 @@ _sigmoid = Primitive("sigmoid", _sigmoid_forward).defvjp(lambda g, ans, x: g * (
 
 def sigmoid(x: ArrayLike) -> Tensor:
     """Elementwise logistic function ``1 / (1 + exp(-x))``, stable for large ``|x|``."""
-    return _sigmoid(x)
+    return _sigmoid.unary(x)
 
 
 # g times a 0/1 mask, not where(x > 0, g, 0): NumPy's where branches per element and is
@@ -172,7 +172,7 @@ _relu.defvjp_same_shape(lambda g, ans, x: g * (ans > 0))
 
 def relu(x: ArrayLike) -> Tensor:
     """Elementwise ``max(x, 0)``; its gradient at 0 is 0."""
-    return _relu(x)
+    return _relu.unary(x)
 
 
 # d softplus = sigmoid
@@ -183,4 +183,4 @@ _softplus = Primitive("softplus", lambda xp, x: xp.logaddexp(x, 0.0)).defvjp(
 
 def softplus(x: ArrayLike) -> Tensor:
     """Elementwise ``log(1 + exp(x))``, stable for large ``|x|``."""
-    return _softplus(x)
+    return _softplus.unary(x)

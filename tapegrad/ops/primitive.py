@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend, debug
-from tapegrad.tape import _active, record
+from tapegrad.tape import _NO_PARAMS, _active, record
 from tapegrad.tensor import Tensor
 
 Rule = Callable[..., Any]
@@ -92,37 +92,28 @@ class Primitive:
             return rules[k]
         return self.vjps[k] if k < len(self.vjps) else None
 
+    # The hot path of every op. ``unary`` and ``binary`` are what the operators and
+    # the elementwise functions call: positional, no params, and on NumPy arrays and
+    # Python scalars no namespace lookup. The tail that wraps and records the result
+    # is spelled out in each of the three entry points: one more call per op costs
+    # a measurable share of a small op (docs/performance.md).
+
     def __call__(self, *inputs: Any, **params: Any) -> Tensor:
-        # The hot path of every op. One and two inputs of NumPy arrays and Python
-        # scalars, the common case, take a short way: no namespace lookup, no list.
-        if len(inputs) == 2:
-            x, y = inputs
-            if isinstance(x, Tensor):
-                x = x.data
-            if isinstance(y, Tensor):
-                y = y.data
-            if type(x) in _NUMPY_TYPES and type(y) in _NUMPY_TYPES:
-                arrays: Any = (x, y)
-                try:
-                    out = self.numpy_forward(x, y, **params) if params else self.numpy_forward(x, y)
-                except (ValueError, TypeError, IndexError) as exc:
-                    raise type(exc)(self._explain(exc, arrays, params)) from exc
-            else:
-                arrays, out = self._forward_any([x, y], params)
-        elif len(inputs) == 1:
-            x = inputs[0]
-            if isinstance(x, Tensor):
-                x = x.data
-            if type(x) in _NUMPY_TYPES:
-                arrays = (x,)
-                try:
-                    out = self.numpy_forward(x, **params) if params else self.numpy_forward(x)
-                except (ValueError, TypeError, IndexError) as exc:
-                    raise type(exc)(self._explain(exc, arrays, params)) from exc
-            else:
-                arrays, out = self._forward_any([x], params)
+        if not params:
+            if len(inputs) == 2:
+                return self.binary(inputs[0], inputs[1])
+            if len(inputs) == 1:
+                return self.unary(inputs[0])
+        arrays = [x.data if isinstance(x, Tensor) else x for x in inputs]
+        for a in arrays:
+            if type(a) not in _NUMPY_TYPES:
+                arrays, out = self._forward_any(arrays, params)
+                break
         else:
-            arrays, out = self._forward_any([raw(x) for x in inputs], params)
+            try:
+                out = self.numpy_forward(*arrays, **params)
+            except (ValueError, TypeError, IndexError) as exc:
+                raise type(exc)(self._explain(exc, arrays, params)) from exc
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
         result = Tensor(out)
@@ -131,6 +122,54 @@ class Primitive:
         tapes = _active.get()
         if tapes:  # non-differentiable ops are seen by tg.compile's traces only
             record(self, inputs, arrays, result, params, tapes)
+        return result
+
+    def unary(self, x: Any) -> Tensor:
+        """``self(x)``: the call of a one-input primitive without params."""
+        inputs = (x,)
+        if isinstance(x, Tensor):
+            x = x.data
+        if type(x) in _NUMPY_TYPES:
+            arrays: Any = (x,)
+            try:
+                out = self.numpy_forward(x)
+            except (ValueError, TypeError, IndexError) as exc:
+                raise type(exc)(self._explain(exc, arrays, _NO_PARAMS)) from exc
+        else:
+            arrays, out = self._forward_any([x], _NO_PARAMS)
+        if type(out) is not _ndarray and isinstance(out, np.generic):
+            out = np.asarray(out)
+        result = Tensor(out)
+        if _anomaly_mode():
+            debug.check_forward(self, inputs, result)
+        tapes = _active.get()
+        if tapes:
+            record(self, inputs, arrays, result, _NO_PARAMS, tapes)
+        return result
+
+    def binary(self, x: Any, y: Any) -> Tensor:
+        """``self(x, y)``: the call of a two-input primitive without params."""
+        inputs = (x, y)
+        if isinstance(x, Tensor):
+            x = x.data
+        if isinstance(y, Tensor):
+            y = y.data
+        if type(x) in _NUMPY_TYPES and type(y) in _NUMPY_TYPES:
+            arrays: Any = (x, y)
+            try:
+                out = self.numpy_forward(x, y)
+            except (ValueError, TypeError, IndexError) as exc:
+                raise type(exc)(self._explain(exc, arrays, _NO_PARAMS)) from exc
+        else:
+            arrays, out = self._forward_any([x, y], _NO_PARAMS)
+        if type(out) is not _ndarray and isinstance(out, np.generic):
+            out = np.asarray(out)
+        result = Tensor(out)
+        if _anomaly_mode():
+            debug.check_forward(self, inputs, result)
+        tapes = _active.get()
+        if tapes:
+            record(self, inputs, arrays, result, _NO_PARAMS, tapes)
         return result
 
     def _forward_any(self, arrays: list[Any], params: dict[str, Any]) -> tuple[list[Any], Any]:
