@@ -271,6 +271,8 @@ def _seeds(target: Any, output_gradients: Any) -> list[Any]:
             seeds.append(None)
             continue
         g = g if isinstance(g, Tensor) else ops.asarray(g, dtype=t.dtype, like=t)
+        if g.dtype != t.dtype:  # a target that is also a source gets its seed as gradient
+            g = ops.astype(g, t.dtype)
         if g.shape != t.shape:
             raise ValueError(
                 f"gradient: output_gradients of shape {g.shape} does not match "
