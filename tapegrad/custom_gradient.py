@@ -19,6 +19,7 @@ from typing import Any
 from tapegrad import backend, ops
 from tapegrad.ops.primitive import Primitive, shape_of
 from tapegrad.sweep import _pack
+from tapegrad.sweep_raw import current_sweep
 from tapegrad.tape import GradientTape, _flatten, active_tapes
 from tapegrad.tensor import Tensor, Variable
 from tapegrad.transform_args import undo_on_error
@@ -144,14 +145,17 @@ class _Backward:
         self.variables = variables
         self.outputs = outputs
         self.grad_fn = grad_fn
-        # The sweep asks for one input at a time with the same cotangent; grad_fn runs once.
-        self._last: tuple[Any, tuple, list[Any]] | None = None
+        # The sweep asks for one input at a time with the same cotangent; grad_fn runs once
+        # per sweep (a later sweep may pass the same cotangent object, refilled).
+        self._last: tuple[Any, tuple, object | None, list[Any]] | None = None
 
     def rule(self, k: int, g: Tensor, ans: Tensor, *saved: Any) -> Tensor | None:
         tapes = active_tapes()
-        if self._last is None or self._last[0]() is not g or self._last[1] != tapes:
-            self._last = (weakref.ref(g), tapes, self._gradients(g))
-        gradient = self._last[2][k]
+        sweep = current_sweep.get()
+        last = self._last
+        if last is None or last[0]() is not g or last[1] != tapes or last[2] is not sweep:
+            self._last = (weakref.ref(g), tapes, sweep, self._gradients(g))
+        gradient = self._last[3][k]
         if gradient is None:
             return None
         x = saved[k]

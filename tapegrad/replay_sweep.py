@@ -17,7 +17,13 @@ import numpy as np
 
 from tapegrad import backend, debug
 from tapegrad.ops.primitive import passthrough, raw
-from tapegrad.sweep_raw import accumulate_raw, call_rule_raw, check_raw, sweep_frees
+from tapegrad.sweep_raw import (
+    accumulate_raw,
+    call_rule_raw,
+    check_raw,
+    current_sweep,
+    sweep_frees,
+)
 from tapegrad.tape import GradientTape, is_recorded
 from tapegrad.tensor import Tensor
 
@@ -37,7 +43,7 @@ class Call:
         self.wanted = frozenset(
             k for k, x in enumerate(inputs) if backend.is_floating(x.dtype) and is_recorded(x)
         )
-        self.cache: tuple[int, Any, dict[int, Any]] | None = None
+        self.cache: tuple[int, Any, object | None, dict[int, Any]] | None = None
 
     def __repr__(self) -> str:
         return f"<replay of {self.recording.name}>"
@@ -46,8 +52,15 @@ class Call:
 def compiled_vjp(k: int, g: Any, ans: Any, *inputs: Any, call: Call, output: int) -> Any:
     """Input ``k``'s cotangent; one reverse sweep serves every input of the same cotangent."""
     cached = call.cache
-    if cached is not None and cached[0] == output and cached[1] is g and k in cached[2]:
-        return cached[2][k]
+    sweep = current_sweep.get()
+    if (
+        cached is not None
+        and cached[0] == output
+        and cached[1] is g
+        and cached[2] is sweep
+        and k in cached[3]
+    ):
+        return cached[3][k]
     wanted = sorted(call.wanted | {k})
     if isinstance(g, Tensor) and is_recorded(g, *inputs):
         grads = _recorded_vjp(call, output, g, wanted)
@@ -55,7 +68,7 @@ def compiled_vjp(k: int, g: Any, ans: Any, *inputs: Any, call: Call, output: int
         grads = _raw_vjp(call, output, raw(g), wanted)
         if isinstance(g, Tensor):
             grads = {key: None if v is None else Tensor(v) for key, v in grads.items()}
-    call.cache = (output, g, grads)
+    call.cache = (output, g, sweep, grads)
     return grads[k]
 
 

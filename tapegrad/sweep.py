@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import debug, explain, ops
-from tapegrad.sweep_raw import accumulate_raw, frees, nested_recording, sweep_raw
+from tapegrad.sweep_raw import accumulate_raw, current_sweep, frees, nested_recording, sweep_raw
 from tapegrad.tape import INPUTS, OUTPUT, TRACING, Entry, GradientTape, _active, _flatten
 from tapegrad.tensor import Tensor, Variable
 
@@ -167,6 +167,7 @@ class _Plan:
                     _accumulate(cotangents, t._id, seed)
         entries = self.tape._entries
         token = frees.set(free)
+        sweep_token = current_sweep.set(object())
         try:
             with self.tape._paused(), debug.running_rules():
                 if raw_mode:
@@ -179,6 +180,7 @@ class _Plan:
                 self.tape._used = True
             raise
         finally:
+            current_sweep.reset(sweep_token)
             frees.reset(token)
         if raw_mode:
             return {key: Tensor(g) for key, g in cotangents.items()}
@@ -269,6 +271,8 @@ def _seeds(target: Any, output_gradients: Any) -> list[Any]:
             seeds.append(None)
             continue
         g = g if isinstance(g, Tensor) else ops.asarray(g, dtype=t.dtype, like=t)
+        if g.dtype != t.dtype:  # a target that is also a source gets its seed as gradient
+            g = ops.astype(g, t.dtype)
         if g.shape != t.shape:
             raise ValueError(
                 f"gradient: output_gradients of shape {g.shape} does not match "

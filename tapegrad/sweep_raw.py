@@ -27,6 +27,14 @@ _ndarray, _generic = np.ndarray, np.generic
 # gradient): rules that keep residuals of their own (tg.compile's replays) free them too.
 frees: contextvars.ContextVar[bool] = contextvars.ContextVar("tapegrad_frees", default=False)
 
+# The running sweep: an object of its own per sweep. Rules that cache one result for
+# all of an entry's inputs (tg.compile's replays, custom_gradient) keep it only for the
+# sweep that computed it: a later sweep may pass the same cotangent object refilled (a
+# caller's output_gradients array) or with other tapes to record its gradient.
+current_sweep: contextvars.ContextVar[object | None] = contextvars.ContextVar(
+    "tapegrad_sweep", default=None
+)
+
 
 def sweep_frees() -> bool:
     """Whether the running sweep frees each entry's saved values as it passes."""

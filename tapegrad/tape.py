@@ -288,8 +288,8 @@ def record(
         if not targets:
             return
     dtype = output.data.dtype
-    if dtype is not _FLOAT64 and not backend.is_floating(dtype):
-        return  # integer and boolean results carry no gradient
+    if dtype is not _FLOAT64 and not backend.is_real_floating(dtype):
+        return  # integer, boolean and complex results carry no gradient
     if len(inputs) > primitive.ruled_inputs:
         _check_rules(primitive, inputs, targets)
     versions: tuple[tuple[int, int], ...] = ()

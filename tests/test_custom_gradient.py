@@ -183,3 +183,19 @@ def test_mistakes_in_grad_fn_are_named():
 
     with pytest.raises(TypeError, match="share one dtype"):
         tg.grad(lambda x: mixed(x)[0])(1.0)
+
+
+def test_a_reused_cotangent_array_gives_a_fresh_gradient_each_sweep():
+    # grad_fn's results are cached for one sweep only: a refilled seed array is new.
+    @tg.custom_gradient
+    def double(x):
+        return x * 2.0, lambda g: g * 2.0
+
+    x = tg.tensor([1.0, 2.0])
+    with tg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = double(x)
+    seed = np.ones(2)
+    np.testing.assert_array_equal(tape.gradient(y, x, output_gradients=seed).numpy(), [2.0, 2.0])
+    seed[:] = 5.0
+    np.testing.assert_array_equal(tape.gradient(y, x, output_gradients=seed).numpy(), [10.0, 10.0])

@@ -334,3 +334,29 @@ def test_variables_passed_as_arguments_get_their_gradient_once():
         _assert_same(*grads)
         w.assign_sub(grads[0][0].numpy() * 0.1)
     assert compiled.traces == 1
+
+
+def test_a_reused_cotangent_gives_a_fresh_gradient_each_sweep():
+    # The replay's rule caches one sweep's results for the entry's other inputs; a later
+    # sweep with the same cotangent object must not get them: the caller may have
+    # refilled the array, or another tape may now have to record the gradient.
+    compiled = tg.compile(lambda a: a * a * a)
+    x = tg.tensor(3.0)
+    compiled(x)
+    with tg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = compiled(x)
+    seed = np.array(1.0)
+    assert tape.gradient(y, x, output_gradients=seed).item() == 27.0
+    seed[...] = 2.0
+    assert tape.gradient(y, x, output_gradients=seed).item() == 54.0
+    _, vjp_fn = tg.vjp(compiled, x)
+    assert vjp_fn(seed)[0].item() == 54.0
+    seed[...] = 1.0
+    assert vjp_fn(seed)[0].item() == 27.0
+    ones = tg.tensor(1.0)
+    for _ in range(2):  # a new outer tape each time: each must see the gradient's ops
+        with tg.GradientTape() as outer:
+            outer.watch(x)
+            g = tape.gradient(y, x, output_gradients=ones)
+        assert outer.gradient(g, x).item() == 18.0

@@ -125,3 +125,26 @@ def test_a_failed_sweep_leaves_no_half_freed_tape_behind():
         assert "only be used once" in str(exc)
     else:
         raise AssertionError("a second gradient from a half-swept tape must raise")
+
+
+def test_a_seed_of_another_dtype_gives_gradients_of_the_sources_dtype():
+    # A source that is also a target gets the seed as its gradient: cast to its dtype.
+    x = tg.tensor(np.array([1.0, 2.0], dtype=np.float32))
+    for seed in (tg.tensor([3.0, 4.0]), tg.tensor([3, 4])):
+        for nested in (False, True):
+            outer = tg.GradientTape()
+            if nested:  # rules on Tensors
+                outer.__enter__()
+            try:
+                with tg.GradientTape() as tape:
+                    tape.watch(x)
+                    y = x * 2.0
+                gy, gx = tape.gradient(y, [y, x], output_gradients=seed)
+            finally:
+                if nested:
+                    outer.__exit__(None, None, None)
+            assert gy.dtype == np.float32 and gx.dtype == np.float32
+            np.testing.assert_allclose(gy.numpy(), [3.0, 4.0])
+            np.testing.assert_allclose(gx.numpy(), [6.0, 8.0])
+    _, vjp_fn = tg.vjp(lambda a: a, x)
+    assert vjp_fn(tg.tensor([1.0, 1.0]))[0].dtype == np.float32

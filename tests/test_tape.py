@@ -315,3 +315,19 @@ def test_gradient_keeps_a_namedtuple_of_sources():
         z = x * y
     g = tape.gradient(z, Pair(x, y))
     assert isinstance(g, Pair) and (g.a.item(), g.b.item()) == (3.0, 2.0)
+
+
+def test_complex_results_are_not_recorded():
+    # Complex values are not differentiated (docs/decisions.md): a real source that
+    # flows through one gets no gradient, not one with an arbitrary convention's sign.
+    x = tg.tensor([1.0, -2.0])
+
+    def f(a):
+        return tg.sum(tg.abs(a * 1j))
+
+    for g in (f, tg.compile(f)):
+        g(x)
+        with tg.GradientTape() as tape:
+            tape.watch(x)
+            y = g(x)
+        assert tape.gradient(y, x) is None

@@ -105,7 +105,10 @@ def _prod_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdims: b
         raise NotImplementedError(
             "prod: the second derivative at inputs containing zeros is not implemented"
         )
-    return g_full * Tensor(_product_of_others(xp, data, axis))
+    others = _product_of_others(xp, data, axis)
+    if type(g_full) is np.ndarray:  # raw mode: a raw array, as the branch above gives
+        return g_full * others  # (tg.compile's verified replay relies on the same type)
+    return g_full * Tensor(others)
 
 
 _prod = Primitive(
