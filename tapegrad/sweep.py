@@ -137,13 +137,18 @@ class _Plan:
         if not self.tape._versioned:
             return
         entries = self.tape._entries
+        on_path: set[int] | None = None
         for i, entry in enumerate(entries):
             if entry is None:
                 continue
             primitive, inputs, _, _, _, versions = entry[:6]
             for k, version in versions:
                 var = inputs[k]
-                if var.version != version and i in self.on_path:
+                if var.version == version:
+                    continue
+                if on_path is None:
+                    on_path = set(self.on_path)
+                if i in on_path:
                     raise RuntimeError(
                         f"{primitive.name}: Variable {var.name or _describe(var)!s} was "
                         f"modified after the tape recorded it (version {version} -> "

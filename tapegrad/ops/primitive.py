@@ -48,7 +48,7 @@ class Primitive:
         self.forward = forward
         # The forward on NumPy arrays: ``numpy`` is the NumPy function itself where the
         # forward is one (np.multiply for ``lambda xp, x, y: xp.multiply(x, y)``), which
-        # saves a Python call per op; tests/test_primitive.py checks the two agree.
+        # saves a Python call per op; tests/test_fast_rules.py checks the two agree.
         self.numpy_forward = functools.partial(forward, np) if numpy is None else numpy
         self.vjps: tuple[Rule | None, ...] = ()
         self.argnum_rule: Rule | None = None
