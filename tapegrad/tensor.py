@@ -30,6 +30,8 @@ class Tensor:
     __array_priority__ = 1000
 
     def __init__(self, data: Any) -> None:
+        # Primitives set these two slots themselves (no __init__ frame on the hot path):
+        # see Primitive.__call__ in ops/primitive.py.
         self.data = data
         self._id = next(_serials)
 

@@ -19,10 +19,11 @@ import numpy as np
 
 from tapegrad import backend, debug
 from tapegrad.tape import _NO_PARAMS, _active, record
-from tapegrad.tensor import Tensor
+from tapegrad.tensor import Tensor, _serials
 
 Rule = Callable[..., Any]
 _ndarray = np.ndarray
+_new = object.__new__
 _NUMPY_TYPES = frozenset({_ndarray, float, int, bool, type(None)})  # need no namespace lookup
 _anomaly_mode = debug.anomaly_mode
 
@@ -107,7 +108,7 @@ class Primitive:
         arrays = [x.data if isinstance(x, Tensor) else x for x in inputs]
         for a in arrays:
             if type(a) not in _NUMPY_TYPES:
-                arrays, out = self._forward_any(arrays, params)
+                out = self._forward_any(arrays, params)
                 break
         else:
             try:
@@ -116,7 +117,8 @@ class Primitive:
                 raise type(exc)(self._explain(exc, arrays, params)) from exc
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
-        result = Tensor(out)
+        result = _new(Tensor)  # Tensor(out) without the __init__ frame
+        result.data, result._id = out, next(_serials)
         if _anomaly_mode():
             debug.check_forward(self, inputs, result)
         tapes = _active.get()
@@ -126,53 +128,48 @@ class Primitive:
 
     def unary(self, x: Any) -> Tensor:
         """``self(x)``: the call of a one-input primitive without params."""
-        inputs = (x,)
-        if isinstance(x, Tensor):
-            x = x.data
-        if type(x) in _NUMPY_TYPES:
-            arrays: Any = (x,)
+        a = x.data if isinstance(x, Tensor) else x
+        if type(a) in _NUMPY_TYPES:
             try:
-                out = self.numpy_forward(x)
+                out = self.numpy_forward(a)
             except (ValueError, TypeError, IndexError) as exc:
-                raise type(exc)(self._explain(exc, arrays, _NO_PARAMS)) from exc
+                raise type(exc)(self._explain(exc, (a,), _NO_PARAMS)) from exc
         else:
-            arrays, out = self._forward_any([x], _NO_PARAMS)
+            out = self._forward_any([a], _NO_PARAMS)
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
-        result = Tensor(out)
+        result = _new(Tensor)  # Tensor(out) without the __init__ frame
+        result.data, result._id = out, next(_serials)
         if _anomaly_mode():
-            debug.check_forward(self, inputs, result)
+            debug.check_forward(self, (x,), result)
         tapes = _active.get()
         if tapes:
-            record(self, inputs, arrays, result, _NO_PARAMS, tapes)
+            record(self, (x,), (a,), result, _NO_PARAMS, tapes)
         return result
 
     def binary(self, x: Any, y: Any) -> Tensor:
         """``self(x, y)``: the call of a two-input primitive without params."""
-        inputs = (x, y)
-        if isinstance(x, Tensor):
-            x = x.data
-        if isinstance(y, Tensor):
-            y = y.data
-        if type(x) in _NUMPY_TYPES and type(y) in _NUMPY_TYPES:
-            arrays: Any = (x, y)
+        a = x.data if isinstance(x, Tensor) else x
+        b = y.data if isinstance(y, Tensor) else y
+        if type(a) in _NUMPY_TYPES and type(b) in _NUMPY_TYPES:
             try:
-                out = self.numpy_forward(x, y)
+                out = self.numpy_forward(a, b)
             except (ValueError, TypeError, IndexError) as exc:
-                raise type(exc)(self._explain(exc, arrays, _NO_PARAMS)) from exc
+                raise type(exc)(self._explain(exc, (a, b), _NO_PARAMS)) from exc
         else:
-            arrays, out = self._forward_any([x, y], _NO_PARAMS)
+            out = self._forward_any([a, b], _NO_PARAMS)
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
-        result = Tensor(out)
+        result = _new(Tensor)  # Tensor(out) without the __init__ frame
+        result.data, result._id = out, next(_serials)
         if _anomaly_mode():
-            debug.check_forward(self, inputs, result)
+            debug.check_forward(self, (x, y), result)
         tapes = _active.get()
         if tapes:
-            record(self, inputs, arrays, result, _NO_PARAMS, tapes)
+            record(self, (x, y), (a, b), result, _NO_PARAMS, tapes)
         return result
 
-    def _forward_any(self, arrays: list[Any], params: dict[str, Any]) -> tuple[list[Any], Any]:
+    def _forward_any(self, arrays: list[Any], params: dict[str, Any]) -> Any:
         """The forward on any backend's arrays, in their namespace."""
         if all(type(a) in _NUMPY_TYPES for a in arrays):
             xp = np
@@ -182,7 +179,7 @@ class Primitive:
             except backend.MixedDevicesError as exc:
                 raise backend.MixedDevicesError(f"{self.name}: {exc}") from None
         try:
-            return arrays, self.forward(xp, *arrays, **params)
+            return self.forward(xp, *arrays, **params)
         except (ValueError, TypeError, IndexError) as exc:
             raise type(exc)(self._explain(exc, arrays, params)) from exc
 
