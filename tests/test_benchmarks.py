@@ -86,3 +86,11 @@ def test_the_harness_interleaves_and_reports_ratios():
 @pytest.mark.parametrize("name", ["numpy", "tapegrad", "tapegrad replay"])
 def test_the_mlp_peak_memory_is_measured(name):
     assert harness.peak_memory(mlp.builders()[name]()) > 0
+
+
+def test_the_chain_split_measures_every_stage():
+    from benchmarks import chain_split
+
+    per_op = chain_split.measure(steps=3, rounds=2)
+    assert set(per_op) == set(chain_split.stages(3))
+    assert all(seconds > 0 for seconds in per_op.values())
