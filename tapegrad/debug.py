@@ -93,7 +93,8 @@ def check_forward(primitive: Any, inputs: tuple[Any, ...], result: Any) -> None:
     bad = _bad_value(result)
     if bad is None:
         return
-    from tapegrad.tape import RECORDING, _active, _reads, caller_site, format_site
+    from tapegrad.sites import caller_site, format_site
+    from tapegrad.tape import RECORDING, _active, _reads
     from tapegrad.tensor import Tensor
 
     # The index the entry would get on each tape that would record it.

@@ -18,7 +18,8 @@ import numpy as np
 
 from tapegrad import backend
 from tapegrad.ops.primitive import Primitive
-from tapegrad.tape import TRACING, caller_site, format_site
+from tapegrad.sites import caller_site, format_site
+from tapegrad.tape import TRACING
 from tapegrad.tensor import Tensor, Variable
 
 

@@ -6,13 +6,13 @@ import contextlib
 import contextvars
 import os
 import sys
-import warnings
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tapegrad import backend
+from tapegrad.sites import caller_site, code_line, format_site, inside_package, warn_once
 from tapegrad.tensor import Tensor, Variable
 
 if TYPE_CHECKING:
@@ -30,12 +30,11 @@ _active: contextvars.ContextVar[tuple[GradientTape, ...]] = contextvars.ContextV
 RECORDING, STOPPED, SWEEPING, TRACING = "recording", "stopped", "sweeping", "tracing"
 
 
-# One line of the Wengert list, as the tape stores it: a plain tuple, since creating
-# one costs next to nothing beside a class instance (this runs once per recorded op):
-#   (primitive, inputs, arrays, output, params, versions, code, lasti)
-# ``arrays`` are the inputs' backend arrays as the forward read them; ``code`` and
-# ``lasti`` locate the user's source line, resolved only when someone asks.
-PRIMITIVE, INPUTS, ARRAYS, OUTPUT = 0, 1, 2, 3
+# One line of the Wengert list as the tape stores it, a plain tuple (cheaper than an
+# instance, once per recorded op): (primitive, inputs, arrays, output, params, versions,
+# code, lasti). ``arrays`` are the inputs' backend arrays as the forward read them;
+# ``code`` and ``lasti`` locate the user's source line, resolved only when someone asks.
+INPUTS, OUTPUT = 1, 3  # positions in an entry tuple
 
 
 class Entry:
@@ -49,7 +48,7 @@ class Entry:
     __slots__ = ("primitive", "inputs", "output", "params", "versions", "_code", "_lasti")
 
     def __init__(self, stored: tuple[Any, ...]) -> None:
-        (self.primitive, self.inputs, _, self.output, self.params, self.versions) = stored[:6]
+        self.primitive, self.inputs, _, self.output, self.params, self.versions = stored[:6]
         self._code, self._lasti = stored[6:]
 
     @property
@@ -299,7 +298,7 @@ def record(
             break
     # The user's frame: the first outside tapegrad, from the primitive's caller on.
     frame = _getframe(2)
-    while _inside_package[frame.f_code.co_filename]:
+    while inside_package[frame.f_code.co_filename]:
         frame = frame.f_back
         if frame is None:
             break
@@ -316,6 +315,7 @@ def record(
 
 
 _FLOAT64 = np.dtype(np.float64)  # the commonest result: no need to ask the backend
+_getframe = sys._getframe
 
 
 def _recording_tapes(
@@ -325,28 +325,21 @@ def _recording_tapes(
     params: dict,
     tapes: tuple[GradientTape, ...],
 ) -> list[GradientTape]:
-    """The recording tapes among ``tapes`` that watch an input of this op."""
+    """The recording tapes among ``tapes`` that watch an input of this op. Of the others,
+    tg.compile's traces see every op, and a stopped tape remembers which watched values
+    were read (to explain a missing gradient)."""
     targets = []
     for tape in tapes:
-        if tape._mode is not RECORDING:
-            _not_recording(tape, primitive, inputs, output, params)
+        if tape._mode is TRACING:
+            tape._trace(primitive, inputs, output, params)
         elif primitive.differentiable and any(
             isinstance(x, Tensor) and _reads(tape, x) for x in inputs
         ):
-            targets.append(tape)
+            if tape._mode is RECORDING:
+                targets.append(tape)
+            elif tape._mode is STOPPED:
+                tape._stopped_reads.update(x._id for x in inputs if isinstance(x, Tensor))
     return targets
-
-
-def _not_recording(
-    tape: GradientTape, primitive: Any, inputs: tuple[Any, ...], output: Tensor, params: dict
-) -> None:
-    """What a tape that is not recording does with an op: tg.compile's trace sees it;
-    a stopped tape remembers which watched values were read (to explain a missing gradient)."""
-    if tape._mode is TRACING:
-        tape._trace(primitive, inputs, output, params)
-    elif tape._mode is STOPPED and primitive.differentiable:
-        if any(isinstance(x, Tensor) and _reads(tape, x) for x in inputs):
-            tape._stopped_reads.update(x._id for x in inputs if isinstance(x, Tensor))
 
 
 # One shared empty dict for the entries of ops without params, not one per entry (a long
@@ -385,57 +378,6 @@ def _reads(tape: GradientTape, x: Tensor) -> bool:
     )
 
 
-# With the separator, so that a user's ``tapegrad_demo.py`` next to the package is not "inside".
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-_getframe = sys._getframe
-
-
-class _InsidePackage(dict):
-    """filename -> whether it is tapegrad's own: a dict lookup per frame, not a string test."""
-
-    def __missing__(self, filename: str) -> bool:
-        inside = self[filename] = filename.startswith(_PACKAGE_DIR)
-        return inside
-
-
-_inside_package = _InsidePackage()
-
-
-def caller_site(depth: int = 1) -> tuple[str, int] | None:
-    """``(filename, line)`` of the innermost frame outside tapegrad.
-
-    Called for every recorded op, so it only walks up to the user's frame (a
-    handful of tapegrad frames) and keeps the filename string as it is: the
-    formatting waits until someone reads ``entry.where``. ``depth`` skips frames
-    the caller knows are tapegrad's (1: start at the caller of caller_site).
-    """
-    try:
-        frame = sys._getframe(depth)
-    except ValueError:  # a shallower stack than the caller expected
-        frame = sys._getframe(1)
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if not _inside_package[filename]:
-            return filename, frame.f_lineno
-        frame = frame.f_back
-    return None
-
-
-def code_line(code: Any, lasti: int) -> int:
-    """The source line of the instruction at byte offset ``lasti`` of ``code``."""
-    for start, end, line in code.co_lines():
-        if start <= lasti < end and line is not None:
-            return line
-    return code.co_firstlineno
-
-
-def format_site(site: tuple[str, int] | None) -> str | None:
-    """``("/home/me/train.py", 42)`` -> ``"train.py:42"``."""
-    if site is None:
-        return None
-    return f"{os.path.basename(site[0])}:{site[1]}"
-
-
 def note_escape(t: Tensor, how: str) -> None:
     """Remember (and warn once per call site) that a watched value left a recording tape.
 
@@ -450,21 +392,9 @@ def note_escape(t: Tensor, how: str) -> None:
             site = site or caller_site()
             tape._escapes.setdefault(t._id, f"{how} at {format_site(site)}")
     if site is not None:
-        _warn_escape(t, how, site)
-
-
-_warned_sites: set[tuple[str, int]] = set()
-
-
-def _warn_escape(t: Tensor, how: str, site: tuple[str, int]) -> None:
-    if site in _warned_sites:
-        return
-    _warned_sites.add(site)
-    warnings.warn_explicit(
-        f"a watched Tensor of shape {t.shape} left the tape through {how} at "
-        f"{format_site(site)} inside a recording GradientTape: values computed from the "
-        "result carry no gradient",
-        UserWarning,
-        site[0],
-        site[1],
-    )
+        warn_once(
+            site,
+            f"a watched Tensor of shape {t.shape} left the tape through {how} at "
+            f"{format_site(site)} inside a recording GradientTape: values computed from the "
+            "result carry no gradient",
+        )

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tg
-from tapegrad import tape as tape_module
+from tapegrad import sites
 
 HERE = os.path.basename(__file__)
 
@@ -16,7 +16,7 @@ HERE = os.path.basename(__file__)
 @pytest.fixture(autouse=True)
 def fresh_warning_sites(monkeypatch):
     # The escape warning fires once per call site per process; each test starts afresh.
-    monkeypatch.setattr(tape_module, "_warned_sites", set())
+    monkeypatch.setattr(sites, "_warned", set())
 
 
 def next_line() -> int:

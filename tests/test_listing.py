@@ -7,7 +7,7 @@ import sys
 import numpy as np
 
 import tapegrad as tg
-from tapegrad import tape as tape_module
+from tapegrad import sites
 from tapegrad.listing import format_bytes, saved_bytes
 
 HERE = os.path.basename(__file__)
@@ -88,7 +88,7 @@ def test_site_is_the_first_frame_outside_the_package():
 
 def test_site_of_a_file_next_to_the_package_is_the_users():
     # A user's tapegrad_demo.py beside the package directory is not "inside" tapegrad.
-    beside = tape_module._PACKAGE_DIR.rstrip(os.sep) + "_demo.py"
+    beside = sites._PACKAGE_DIR.rstrip(os.sep) + "_demo.py"
     namespace = {"tg": tg}
     exec(compile("def f(x):\n    return x * 2.0\n", beside, "exec"), namespace)
     x = tg.tensor(1.0)

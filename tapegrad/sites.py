@@ -1,0 +1,73 @@
+"""Where in the user's code: the first frame outside tapegrad, its source line.
+
+Recording asks for the user's frame on every op (tape.record walks the few
+tapegrad frames above the op with :data:`inside_package`); everything else here
+runs only when a line is printed or a warning is given.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from typing import Any
+
+# With the separator, so that a user's ``tapegrad_demo.py`` next to the package is not "inside".
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+class _InsidePackage(dict):
+    """filename -> whether it is tapegrad's own: a dict lookup per frame, not a string test."""
+
+    def __missing__(self, filename: str) -> bool:
+        inside = self[filename] = filename.startswith(_PACKAGE_DIR)
+        return inside
+
+
+inside_package = _InsidePackage()
+
+
+def caller_site(depth: int = 1) -> tuple[str, int] | None:
+    """``(filename, line)`` of the innermost frame outside tapegrad.
+
+    Called for every recorded op, so it only walks up to the user's frame (a
+    handful of tapegrad frames) and keeps the filename string as it is: the
+    formatting waits until someone reads ``entry.where``. ``depth`` skips frames
+    the caller knows are tapegrad's (1: start at the caller of caller_site).
+    """
+    try:
+        frame = sys._getframe(depth)
+    except ValueError:  # a shallower stack than the caller expected
+        frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not inside_package[filename]:
+            return filename, frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
+def code_line(code: Any, lasti: int) -> int:
+    """The source line of the instruction at byte offset ``lasti`` of ``code``."""
+    for start, end, line in code.co_lines():
+        if start <= lasti < end and line is not None:
+            return line
+    return code.co_firstlineno
+
+
+def format_site(site: tuple[str, int] | None) -> str | None:
+    """``("/home/me/train.py", 42)`` -> ``"train.py:42"``."""
+    if site is None:
+        return None
+    return f"{os.path.basename(site[0])}:{site[1]}"
+
+
+_warned: set[tuple[str, int]] = set()
+
+
+def warn_once(site: tuple[str, int], message: str) -> None:
+    """A UserWarning attributed to the user's ``site``, once per site in this process."""
+    if site in _warned:
+        return
+    _warned.add(site)
+    warnings.warn_explicit(message, UserWarning, site[0], site[1])
