@@ -264,17 +264,18 @@ def record(
     output: Tensor,
     params: dict[str, Any],
     tapes: tuple[GradientTape, ...],
+    depth: int = 2,
 ) -> None:
     """Append ``output = primitive(*inputs)`` to each active tape that watches an input.
 
-    Validates first (a missing gradient rule raises LookupError) so that a
-    failure leaves every tape as it was. Runs once per op while a tape is
-    active, so it is written for speed: the common checks are inlined.
+    Validates first (a missing gradient rule raises LookupError) so that a failure
+    leaves every tape as it was. Runs once per op while a tape is active, so the common
+    checks are inlined. The search for the user's frame starts ``depth`` frames up.
     """
     if len(tapes) == 1 and tapes[0]._mode is RECORDING:  # the common case, inline
-        tape = tapes[0]
         if not primitive.differentiable:
             return
+        tape = tapes[0]
         watched = tape._watched
         for x in inputs:
             if isinstance(x, Tensor) and (x._id in watched or _reads(tape, x)):
@@ -296,8 +297,9 @@ def record(
         if type(x) is Variable:
             versions = tuple((k, x.version) for k, x in enumerate(inputs) if type(x) is Variable)
             break
-    # The user's frame: the first outside tapegrad, from the primitive's caller on.
-    frame = _getframe(2)
+    # The user's frame: the first outside tapegrad. Asked for by depth, not through
+    # f_back, so no frame object is made for the tapegrad frames skipped (costly).
+    frame = _getframe(depth)
     while inside_package[frame.f_code.co_filename]:
         frame = frame.f_back
         if frame is None:

@@ -123,43 +123,43 @@ class Tensor:
     # --- operators -----------------------------------------------------------
     # Arithmetic operators call their primitive directly: one Python call less per op.
     def __add__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._add.binary(self, other)
+        return _ops.arithmetic._add._binary(self, other)
 
     def __radd__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._add.binary(other, self)
+        return _ops.arithmetic._add._binary(other, self)
 
     def __sub__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._subtract.binary(self, other)
+        return _ops.arithmetic._subtract._binary(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._subtract.binary(other, self)
+        return _ops.arithmetic._subtract._binary(other, self)
 
     def __mul__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._multiply.binary(self, other)
+        return _ops.arithmetic._multiply._binary(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._multiply.binary(other, self)
+        return _ops.arithmetic._multiply._binary(other, self)
 
     def __truediv__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._divide.binary(self, other)
+        return _ops.arithmetic._divide._binary(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._divide.binary(other, self)
+        return _ops.arithmetic._divide._binary(other, self)
 
     def __pow__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._power.binary(self, other)
+        return _ops.arithmetic._power._binary(self, other)
 
     def __rpow__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._power.binary(other, self)
+        return _ops.arithmetic._power._binary(other, self)
 
     def __matmul__(self, other: Any) -> Tensor:
-        return _ops.linalg._matmul.binary(self, other)
+        return _ops.linalg._matmul._binary(self, other)
 
     def __rmatmul__(self, other: Any) -> Tensor:
-        return _ops.linalg._matmul.binary(other, self)
+        return _ops.linalg._matmul._binary(other, self)
 
     def __neg__(self) -> Tensor:
-        return _ops.arithmetic._negative.unary(self)
+        return _ops.arithmetic._negative._unary(self)
 
     def __pos__(self) -> Tensor:
         return self

@@ -9,6 +9,7 @@ import numpy as np
 import tapegrad as tg
 from tapegrad import sites
 from tapegrad.listing import format_bytes, saved_bytes
+from tapegrad.ops import Primitive
 
 HERE = os.path.basename(__file__)
 LINE = re.compile(
@@ -84,6 +85,34 @@ def test_site_is_the_first_frame_outside_the_package():
     (entry,) = list(tape)
     assert entry.site == (__file__, lines[0])
     assert entry.where == f"{HERE}:{lines[0]}"
+
+
+def test_every_way_of_calling_an_op_records_the_users_line():
+    # The search for the user's frame starts a fixed number of frames above record;
+    # each entry point must land on the line that called the op, not on its caller.
+    double = Primitive("double", lambda xp, x: x * 2.0).defvjp(lambda g, ans, x: g * 2.0)
+    scale = Primitive("scale", lambda xp, x, by: x * by).defvjp(lambda g, ans, x, by: g * by)
+    layer = tg.nn.Linear(2, 2)
+    calls = [
+        lambda t: t * 3.0,
+        lambda t: -t,
+        lambda t: tg.tanh(t),
+        lambda t: tg.multiply(t, t),
+        lambda t: t.sum(),
+        lambda t: tg.mean(t),
+        lambda t: np.exp(t),
+        lambda t: double(t),
+        lambda t: scale(t, by=3.0),
+        lambda t: t[0],
+        lambda t: layer(t[None, :]),
+    ]
+    x = tg.tensor([1.0, 2.0])
+    for call in calls:
+        with tg.GradientTape(watch_accessed_variables=False) as tape:
+            tape.watch(x)
+            call(x)
+        line = call.__code__.co_firstlineno
+        assert [entry.site for entry in tape][-1] == (__file__, line), tape
 
 
 def test_site_of_a_file_next_to_the_package_is_the_users():

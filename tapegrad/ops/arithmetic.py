@@ -34,7 +34,7 @@ _add.defvjp_same_shape(passthrough, passthrough)
 
 def add(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise ``x + y`` with broadcasting."""
-    return _add.binary(x, y)
+    return _add._binary(x, y)
 
 
 _subtract = Primitive(
@@ -48,7 +48,7 @@ _subtract.defvjp_same_shape(passthrough, lambda g, ans, x, y: -g)
 
 def subtract(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise ``x - y`` with broadcasting."""
-    return _subtract.binary(x, y)
+    return _subtract._binary(x, y)
 
 
 _multiply = Primitive(
@@ -62,7 +62,7 @@ _multiply.defvjp_same_shape(lambda g, ans, x, y: g * y, lambda g, ans, x, y: g *
 
 def multiply(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise ``x * y`` with broadcasting."""
-    return _multiply.binary(x, y)
+    return _multiply._binary(x, y)
 
 
 _divide = Primitive(
@@ -77,7 +77,7 @@ _divide.defvjp_same_shape(lambda g, ans, x, y: g / y, lambda g, ans, x, y: -g * 
 
 def divide(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise true division ``x / y`` with broadcasting."""
-    return _divide.binary(x, y)
+    return _divide._binary(x, y)
 
 
 def _power_vjp_base(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
@@ -110,7 +110,7 @@ _power = Primitive(
 
 def power(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise ``x ** y`` with broadcasting."""
-    return _power.binary(x, y)
+    return _power._binary(x, y)
 
 
 _negative = Primitive("negative", lambda xp, x: xp.negative(x), numpy=np.negative).defvjp(
@@ -120,7 +120,7 @@ _negative = Primitive("negative", lambda xp, x: xp.negative(x), numpy=np.negativ
 
 def negative(x: ArrayLike) -> Tensor:
     """Elementwise ``-x``."""
-    return _negative.unary(x)
+    return _negative._unary(x)
 
 
 def _tie_weights(g: Tensor, x: Any, y: Any, wins: Any) -> Tensor:
@@ -139,7 +139,7 @@ _maximum.defvjp(
 
 def maximum(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise maximum; at ties the gradient is split evenly."""
-    return _maximum.binary(x, y)
+    return _maximum._binary(x, y)
 
 
 _minimum = Primitive(
@@ -153,7 +153,7 @@ _minimum.defvjp(
 
 def minimum(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise minimum; at ties the gradient is split evenly."""
-    return _minimum.binary(x, y)
+    return _minimum._binary(x, y)
 
 
 _where = Primitive(
@@ -203,7 +203,7 @@ _abs = Primitive("abs", lambda xp, x: xp.abs(x), numpy=np.abs).defvjp(
 
 def abs(x: ArrayLike) -> Tensor:  # noqa: A001 - NumPy's name
     """Elementwise ``|x|``; its gradient at 0 is 0."""
-    return _abs.unary(x)
+    return _abs._unary(x)
 
 
 _astype = Primitive(

@@ -21,7 +21,7 @@ _exp = Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp).defvjp(lambda g, 
 
 def exp(x: ArrayLike) -> Tensor:
     """Elementwise ``e ** x``."""
-    return _exp.unary(x)
+    return _exp._unary(x)
 
 
 _log = Primitive("log", lambda xp, x: xp.log(x), numpy=np.log).defvjp(lambda g, ans, x: g / x)
@@ -29,7 +29,7 @@ _log = Primitive("log", lambda xp, x: xp.log(x), numpy=np.log).defvjp(lambda g, 
 
 def log(x: ArrayLike) -> Tensor:
     """Elementwise natural logarithm."""
-    return _log.unary(x)
+    return _log._unary(x)
 
 
 _log1p = Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p).defvjp(
@@ -39,7 +39,7 @@ _log1p = Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p).defvjp(
 
 def log1p(x: ArrayLike) -> Tensor:
     """Elementwise ``log(1 + x)``, accurate for small ``x``."""
-    return _log1p.unary(x)
+    return _log1p._unary(x)
 
 
 _expm1 = Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1).defvjp(
@@ -49,7 +49,7 @@ _expm1 = Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1).defvjp(
 
 def expm1(x: ArrayLike) -> Tensor:
     """Elementwise ``exp(x) - 1``, accurate for small ``x``."""
-    return _expm1.unary(x)
+    return _expm1._unary(x)
 
 
 _sqrt = Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt).defvjp(
@@ -59,7 +59,7 @@ _sqrt = Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt).defvjp(
 
 def sqrt(x: ArrayLike) -> Tensor:
     """Elementwise square root."""
-    return _sqrt.unary(x)
+    return _sqrt._unary(x)
 
 
 _square = Primitive("square", lambda xp, x: xp.square(x), numpy=np.square).defvjp(
@@ -69,7 +69,7 @@ _square = Primitive("square", lambda xp, x: xp.square(x), numpy=np.square).defvj
 
 def square(x: ArrayLike) -> Tensor:
     """Elementwise ``x * x``."""
-    return _square.unary(x)
+    return _square._unary(x)
 
 
 _sin = Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin).defvjp(
@@ -79,7 +79,7 @@ _sin = Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin).defvjp(
 
 def sin(x: ArrayLike) -> Tensor:
     """Elementwise sine."""
-    return _sin.unary(x)
+    return _sin._unary(x)
 
 
 _cos = Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos).defvjp(
@@ -89,7 +89,7 @@ _cos = Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos).defvjp(
 
 def cos(x: ArrayLike) -> Tensor:
     """Elementwise cosine."""
-    return _cos.unary(x)
+    return _cos._unary(x)
 
 
 # d tan = 1 + tan**2
@@ -100,7 +100,7 @@ _tan = Primitive("tan", lambda xp, x: xp.tan(x), numpy=np.tan).defvjp(
 
 def tan(x: ArrayLike) -> Tensor:
     """Elementwise tangent."""
-    return _tan.unary(x)
+    return _tan._unary(x)
 
 
 # d tanh = 1 - tanh**2
@@ -111,7 +111,7 @@ _tanh = Primitive("tanh", lambda xp, x: xp.tanh(x), numpy=np.tanh).defvjp(
 
 def tanh(x: ArrayLike) -> Tensor:
     """Elementwise hyperbolic tangent."""
-    return _tanh.unary(x)
+    return _tanh._unary(x)
 
 
 _sinh = Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh).defvjp(
@@ -121,7 +121,7 @@ _sinh = Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh).defvjp(
 
 def sinh(x: ArrayLike) -> Tensor:
     """Elementwise hyperbolic sine."""
-    return _sinh.unary(x)
+    return _sinh._unary(x)
 
 
 _cosh = Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh).defvjp(
@@ -131,7 +131,7 @@ _cosh = Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh).defvjp(
 
 def cosh(x: ArrayLike) -> Tensor:
     """Elementwise hyperbolic cosine."""
-    return _cosh.unary(x)
+    return _cosh._unary(x)
 
 
 _arctan = Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan).defvjp(
@@ -141,7 +141,7 @@ _arctan = Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan).defvjp(
 
 def arctan(x: ArrayLike) -> Tensor:
     """Elementwise inverse tangent."""
-    return _arctan.unary(x)
+    return _arctan._unary(x)
 
 
 def _sigmoid_forward(xp: Any, x: Any) -> Any:
@@ -156,7 +156,7 @@ _sigmoid = Primitive("sigmoid", _sigmoid_forward).defvjp(lambda g, ans, x: g * (
 
 def sigmoid(x: ArrayLike) -> Tensor:
     """Elementwise logistic function ``1 / (1 + exp(-x))``, stable for large ``|x|``."""
-    return _sigmoid.unary(x)
+    return _sigmoid._unary(x)
 
 
 # g times a 0/1 mask, not where(x > 0, g, 0): NumPy's where branches per element and is
@@ -172,7 +172,7 @@ _relu.defvjp_same_shape(lambda g, ans, x: g * (ans > 0))
 
 def relu(x: ArrayLike) -> Tensor:
     """Elementwise ``max(x, 0)``; its gradient at 0 is 0."""
-    return _relu.unary(x)
+    return _relu._unary(x)
 
 
 # d softplus = sigmoid
@@ -183,4 +183,4 @@ _softplus = Primitive("softplus", lambda xp, x: xp.logaddexp(x, 0.0)).defvjp(
 
 def softplus(x: ArrayLike) -> Tensor:
     """Elementwise ``log(1 + exp(x))``, stable for large ``|x|``."""
-    return _softplus.unary(x)
+    return _softplus._unary(x)

@@ -69,7 +69,7 @@ _matmul.defvjp(
 
 def matmul(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Matrix product with NumPy's rules for 1-d operands and broadcast batch axes."""
-    return _matmul.binary(x, y)
+    return _matmul._binary(x, y)
 
 
 def parse_subscripts(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[list[str], str]:

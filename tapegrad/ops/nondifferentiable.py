@@ -32,32 +32,32 @@ _greater_equal = _comparison("greater_equal")
 
 def equal(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise ``x == y`` (boolean, no gradient)."""
-    return _equal.binary(x, y)
+    return _equal._binary(x, y)
 
 
 def not_equal(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise ``x != y`` (boolean, no gradient)."""
-    return _not_equal.binary(x, y)
+    return _not_equal._binary(x, y)
 
 
 def less(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise ``x < y`` (boolean, no gradient)."""
-    return _less.binary(x, y)
+    return _less._binary(x, y)
 
 
 def less_equal(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise ``x <= y`` (boolean, no gradient)."""
-    return _less_equal.binary(x, y)
+    return _less_equal._binary(x, y)
 
 
 def greater(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise ``x > y`` (boolean, no gradient)."""
-    return _greater.binary(x, y)
+    return _greater._binary(x, y)
 
 
 def greater_equal(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise ``x >= y`` (boolean, no gradient)."""
-    return _greater_equal.binary(x, y)
+    return _greater_equal._binary(x, y)
 
 
 def _arg_extremum(name: str, kernel: str) -> Primitive:
@@ -101,19 +101,19 @@ _round = _rounding("round")
 
 def sign(x: ArrayLike) -> Tensor:
     """Elementwise sign: -1, 0 or 1 (no gradient)."""
-    return _sign.unary(x)
+    return _sign._unary(x)
 
 
 def floor(x: ArrayLike) -> Tensor:
     """Elementwise floor (no gradient)."""
-    return _floor.unary(x)
+    return _floor._unary(x)
 
 
 def ceil(x: ArrayLike) -> Tensor:
     """Elementwise ceiling (no gradient)."""
-    return _ceil.unary(x)
+    return _ceil._unary(x)
 
 
 def round(x: ArrayLike) -> Tensor:  # noqa: A001 - NumPy's name
     """Elementwise rounding to the nearest integer, halves to even (no gradient)."""
-    return _round.unary(x)
+    return _round._unary(x)

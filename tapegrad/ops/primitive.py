@@ -93,18 +93,19 @@ class Primitive:
             return rules[k]
         return self.vjps[k] if k < len(self.vjps) else None
 
-    # The hot path of every op. ``unary`` and ``binary`` are what the operators and
-    # the elementwise functions call: positional, no params, and on NumPy arrays and
-    # Python scalars no namespace lookup. The tail that wraps and records the result
-    # is spelled out in each of the three entry points: one more call per op costs
-    # a measurable share of a small op (docs/performance.md).
+    # The hot path of every op. ``_unary`` and ``_binary`` are what tapegrad's operators
+    # and op functions call (never user code: the recorded source line is found from
+    # their caller's caller): positional, no params, and on NumPy arrays and Python
+    # scalars no namespace lookup. The tail that wraps and records the result is
+    # spelled out in each of the three entry points: one more call per op costs a
+    # measurable share of a small op (docs/performance.md).
 
     def __call__(self, *inputs: Any, **params: Any) -> Tensor:
         if not params:
             if len(inputs) == 2:
-                return self.binary(inputs[0], inputs[1])
+                return self._binary(inputs[0], inputs[1])
             if len(inputs) == 1:
-                return self.unary(inputs[0])
+                return self._unary(inputs[0])
         arrays = [x.data if isinstance(x, Tensor) else x for x in inputs]
         for a in arrays:
             if type(a) not in _NUMPY_TYPES:
@@ -126,7 +127,7 @@ class Primitive:
             record(self, inputs, arrays, result, params, tapes)
         return result
 
-    def unary(self, x: Any) -> Tensor:
+    def _unary(self, x: Any) -> Tensor:
         """``self(x)``: the call of a one-input primitive without params."""
         a = x.data if isinstance(x, Tensor) else x
         if type(a) in _NUMPY_TYPES:
@@ -144,10 +145,10 @@ class Primitive:
             debug.check_forward(self, (x,), result)
         tapes = _active.get()
         if tapes:
-            record(self, (x,), (a,), result, _NO_PARAMS, tapes)
+            record(self, (x,), (a,), result, _NO_PARAMS, tapes, 3)
         return result
 
-    def binary(self, x: Any, y: Any) -> Tensor:
+    def _binary(self, x: Any, y: Any) -> Tensor:
         """``self(x, y)``: the call of a two-input primitive without params."""
         a = x.data if isinstance(x, Tensor) else x
         b = y.data if isinstance(y, Tensor) else y
@@ -166,7 +167,7 @@ class Primitive:
             debug.check_forward(self, (x, y), result)
         tapes = _active.get()
         if tapes:
-            record(self, (x, y), (a, b), result, _NO_PARAMS, tapes)
+            record(self, (x, y), (a, b), result, _NO_PARAMS, tapes, 3)
         return result
 
     def _forward_any(self, arrays: list[Any], params: dict[str, Any]) -> Any:
