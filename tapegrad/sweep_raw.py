@@ -77,9 +77,13 @@ def sweep_raw(
             continue
         ans = output.data
         shortcuts = primitive.same_shape_vjps
+        if shortcuts is not None:
+            shape = ans.shape
         vjps = primitive.vjps
-        for k, x in enumerate(inputs):
-            if not isinstance(x, Tensor):
+        k = -1
+        for x in inputs:
+            k += 1
+            if type(x) is not Tensor and not isinstance(x, Tensor):
                 continue
             key = x._id
             if key not in depends:
@@ -91,7 +95,7 @@ def sweep_raw(
             if rule is None:  # a non-floating input, such as where's condition
                 continue
             data = arrays[k]
-            if shortcuts is not None and data.shape == ans.shape:
+            if shortcuts is not None and data.shape == shape:
                 # A shortcut keeps the cotangent's shape, which is the output's: only
                 # the dtype can differ from the input's (float32 + float64 -> float64).
                 rule = shortcuts[k]
