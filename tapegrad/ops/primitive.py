@@ -98,7 +98,8 @@ class Primitive:
     # their caller's caller): positional, no params, and on NumPy arrays and Python
     # scalars no namespace lookup. The tail that wraps and records the result is
     # spelled out in each of the three entry points: one more call per op costs a
-    # measurable share of a small op (docs/performance.md).
+    # measurable share of a small op (docs/performance.md). ``type(x) is Tensor`` comes
+    # before isinstance for the same reason: a builtin call per input is measurable too.
 
     def __call__(self, *inputs: Any, **params: Any) -> Tensor:
         if not params:
@@ -129,7 +130,7 @@ class Primitive:
 
     def _unary(self, x: Any) -> Tensor:
         """``self(x)``: the call of a one-input primitive without params."""
-        a = x.data if isinstance(x, Tensor) else x
+        a = x.data if type(x) is Tensor or isinstance(x, Tensor) else x
         if type(a) in _NUMPY_TYPES:
             try:
                 out = self.numpy_forward(a)
@@ -150,8 +151,8 @@ class Primitive:
 
     def _binary(self, x: Any, y: Any) -> Tensor:
         """``self(x, y)``: the call of a two-input primitive without params."""
-        a = x.data if isinstance(x, Tensor) else x
-        b = y.data if isinstance(y, Tensor) else y
+        a = x.data if type(x) is Tensor or isinstance(x, Tensor) else x
+        b = y.data if type(y) is Tensor or isinstance(y, Tensor) else y
         if type(a) in _NUMPY_TYPES and type(b) in _NUMPY_TYPES:
             try:
                 out = self.numpy_forward(a, b)
