@@ -25,8 +25,9 @@ import numpy as np
 
 from tapegrad import backend, debug
 from tapegrad.ops.primitive import Primitive
+from tapegrad.record import record
 from tapegrad.replay_trace import Guard, Step, Trace
-from tapegrad.tape import TRACING, _active, record
+from tapegrad.tape import TRACING, _active
 from tapegrad.tensor import Tensor, Variable
 
 _ndarray, _generic = np.ndarray, np.generic

@@ -17,6 +17,7 @@ import numpy as np
 
 from tapegrad import backend, debug
 from tapegrad.ops.primitive import passthrough, raw
+from tapegrad.record import is_recorded
 from tapegrad.sweep_raw import (
     accumulate_raw,
     call_rule_raw,
@@ -24,7 +25,7 @@ from tapegrad.sweep_raw import (
     current_sweep,
     sweep_frees,
 )
-from tapegrad.tape import GradientTape, is_recorded
+from tapegrad.tape import GradientTape
 from tapegrad.tensor import Tensor
 
 _ndarray = np.ndarray
@@ -93,7 +94,7 @@ class _Plan:
         depends = set(sources)
         relevant = []
         for step in recording.steps:
-            # Mirrors tape.record: only differentiable steps with floating outputs carry gradient.
+            # Mirrors record(): only differentiable steps with floating outputs carry gradient.
             if (
                 step.primitive.differentiable
                 and step.floating

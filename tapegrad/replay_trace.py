@@ -1,7 +1,7 @@
 """The recording pass of tg.compile: a pseudo-tape that sees f's primitive calls and guards.
 
 While f runs for a new signature, a :class:`Trace` sits alone on the stack of
-active tapes in TRACING mode. ``tape.record`` hands it every primitive call
+active tapes in TRACING mode. ``record()`` (tapegrad/record.py) hands it every primitive call
 (differentiable or not) and ``tape.note_escape`` every Tensor -> Python
 conversion. A call that reads a traced value (an argument, a Variable, or the
 result of an earlier traced call) becomes a :class:`Step`; anything else is a
@@ -146,7 +146,7 @@ class Trace:
         return None
 
     def _trace(self, primitive: Primitive, inputs: tuple, output: Tensor, params: dict) -> None:
-        """Called by ``tape.record`` for every primitive call while this trace is active."""
+        """Called by ``record()`` (tapegrad/record.py) for every primitive call while this trace is active."""
         if not primitive.replayable:
             raise NotImplementedError(
                 f"{primitive.name}: this op is made anew by each call (a custom_gradient "
@@ -174,7 +174,7 @@ class Trace:
             del self.env[mark:]  # a constant: computed once, kept as a constant
             return
         xp = backend.namespace(*(self.env[a] for a in args))
-        floating = backend.is_real_floating(output.dtype)  # as tape.record decides
+        floating = backend.is_real_floating(output.dtype)  # as record() decides
         ndim = output.ndim
         step = Step(primitive, xp, args or [self.slot(None)], params, 0, floating)
         step.out = self.add_traced(output)

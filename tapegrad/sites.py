@@ -1,6 +1,6 @@
 """Where in the user's code: the first frame outside tapegrad, its source line.
 
-Recording asks for the user's frame on every op (tape.record walks the few
+Recording asks for the user's frame on every op (record() walks the few
 tapegrad frames above the op with :data:`inside_package`); everything else here
 runs only when a line is printed or a warning is given.
 """

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend, debug
-from tapegrad.tape import _NO_PARAMS, _active, record
+from tapegrad.record import _NO_PARAMS, record
+from tapegrad.tape import _active
 from tapegrad.tensor import Tensor, _serials
 
 Rule = Callable[..., Any]

@@ -14,7 +14,7 @@ import numpy as np
 
 from tapegrad import backend, ops
 from tapegrad.ops.primitive import Primitive, normalize_axis, raw, shape_of
-from tapegrad.tape import is_recorded
+from tapegrad.record import is_recorded
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any

@@ -1,0 +1,145 @@
+"""Recording: what a primitive call appends to the active tapes.
+
+:func:`record` runs once per op while a tape is active, so it is written for
+speed (the common case, one recording tape, inline). A tape records an op that
+reads one of its watched Tensors; the entry it appends is a plain tuple (see
+tapegrad/tape.py).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from tapegrad import backend
+from tapegrad.sites import inside_package
+from tapegrad.tape import RECORDING, STOPPED, TRACING, GradientTape, _active, _reads
+from tapegrad.tensor import Tensor, Variable
+
+
+def record(
+    primitive: Any,
+    inputs: tuple[Any, ...],
+    arrays: list[Any],
+    output: Tensor,
+    params: dict[str, Any],
+    tapes: tuple[GradientTape, ...],
+    depth: int = 2,
+) -> None:
+    """Append ``output = primitive(*inputs)`` to each active tape that watches an input.
+
+    Validates first (a missing gradient rule raises LookupError) so that a failure
+    leaves every tape as it was. Runs once per op while a tape is active, so the common
+    checks are inlined. The search for the user's frame starts ``depth`` frames up.
+    """
+    if len(tapes) == 1 and tapes[0]._mode is RECORDING:  # the common case, inline
+        if not primitive.differentiable:
+            return
+        tape = tapes[0]
+        watched = tape._watched
+        for x in inputs:
+            if isinstance(x, Tensor) and (x._id in watched or _reads(tape, x)):
+                break
+        else:
+            return
+        targets: tuple[GradientTape, ...] = tapes
+    else:
+        targets = _recording_tapes(primitive, inputs, output, params, tapes)
+        if not targets:
+            return
+    dtype = output.data.dtype
+    if dtype is not _FLOAT64 and not backend.is_real_floating(dtype):
+        return  # integer, boolean and complex results carry no gradient
+    if len(inputs) > primitive.ruled_inputs:
+        _check_rules(primitive, inputs, targets)
+    versions: tuple[tuple[int, int], ...] = ()
+    for x in inputs:
+        if type(x) is Variable:
+            versions = tuple((k, x.version) for k, x in enumerate(inputs) if type(x) is Variable)
+            break
+    # The user's frame: the first outside tapegrad. Asked for by depth, not through
+    # f_back, so no frame object is made for the tapegrad frames skipped (costly).
+    frame = _getframe(depth)
+    code = frame.f_code
+    while inside_package[code.co_filename]:
+        frame = frame.f_back
+        if frame is None:
+            code = None
+            break
+        code = frame.f_code
+    entry = (
+        primitive, inputs, arrays, output, params or _NO_PARAMS, versions, code,
+        -1 if frame is None else frame.f_lasti,
+    )  # fmt: skip
+    if versions:
+        _watch_read_variables(targets, inputs, versions)
+    for tape in targets:
+        tape._entries.append(entry)
+        tape._watched.add(output._id)
+
+
+def _watch_read_variables(
+    targets: Any, inputs: tuple[Any, ...], versions: tuple[tuple[int, int], ...]
+) -> None:
+    """Each target tape counts an entry that read Variables and watches those it reads."""
+    for tape in targets:
+        tape._versioned += 1
+        for k, _ in versions:
+            if _reads(tape, inputs[k]):
+                tape._add_watched(inputs[k])
+
+
+_FLOAT64 = np.dtype(np.float64)  # the commonest result: no need to ask the backend
+_getframe = sys._getframe
+
+
+def _recording_tapes(
+    primitive: Any,
+    inputs: tuple[Any, ...],
+    output: Tensor,
+    params: dict,
+    tapes: tuple[GradientTape, ...],
+) -> list[GradientTape]:
+    """The recording tapes among ``tapes`` that watch an input of this op. Of the others,
+    tg.compile's traces see every op, and a stopped tape remembers which watched values
+    were read (to explain a missing gradient)."""
+    targets = []
+    for tape in tapes:
+        if tape._mode is TRACING:
+            tape._trace(primitive, inputs, output, params)
+        elif primitive.differentiable and any(
+            isinstance(x, Tensor) and _reads(tape, x) for x in inputs
+        ):
+            if tape._mode is RECORDING:
+                targets.append(tape)
+            elif tape._mode is STOPPED:
+                tape._stopped_reads.update(x._id for x in inputs if isinstance(x, Tensor))
+    return targets
+
+
+# One shared empty dict for the entries of ops without params, not one per entry (a long
+# tape's memory). Read-only by convention: rules never change params.
+_NO_PARAMS: dict[str, Any] = {}
+
+
+def _check_rules(primitive: Any, inputs: tuple[Any, ...], targets: list[GradientTape]) -> None:
+    """LookupError when a floating input that a target tape reads has no gradient rule."""
+    for k, x in enumerate(inputs):
+        if isinstance(x, Tensor) and primitive.rule(k) is None:
+            if backend.is_floating(x.dtype) and any(_reads(t, x) for t in targets):
+                raise LookupError(
+                    f"{primitive.name}: no gradient rule for input {k} "
+                    f"({x.dtype}, shape {x.shape}); it cannot be differentiated"
+                )
+
+
+def is_recorded(*tensors: Any) -> bool:
+    """Whether some recording tape watches one of ``tensors`` (so ops on them are recorded)."""
+    return any(
+        tape._mode is RECORDING and _reads(tape, t)
+        for tape in _active.get()
+        for t in tensors
+        if isinstance(t, Tensor)
+    )
