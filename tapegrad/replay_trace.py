@@ -146,7 +146,7 @@ class Trace:
         return None
 
     def _trace(self, primitive: Primitive, inputs: tuple, output: Tensor, params: dict) -> None:
-        """Called by ``record()`` (tapegrad/record.py) for every primitive call while this trace is active."""
+        """Called by ``record()`` for every primitive call while this trace is active."""
         if not primitive.replayable:
             raise NotImplementedError(
                 f"{primitive.name}: this op is made anew by each call (a custom_gradient "
