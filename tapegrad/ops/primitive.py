@@ -30,7 +30,21 @@ _anomaly_mode = debug.anomaly_mode
 
 
 class Primitive:
-    """An op the tape records. ``differentiable=False`` ops never record."""
+    """An op the tape records. ``differentiable=False`` ops never record.
+
+    ``forward(xp, *arrays, **params)`` computes the result in the inputs' array
+    namespace ``xp``; ``numpy``, when given, is the one NumPy function that forward
+    is on NumPy arrays (``np.tanh`` for ``lambda xp, x: xp.tanh(x)``), called directly.
+
+    >>> import tapegrad as tg
+    >>> cube = tg.Primitive("cube", lambda xp, x: x**3).defvjp(lambda g, ans, x: g * 3 * x**2)
+    >>> x = tg.tensor(2.0)
+    >>> with tg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = cube(x)
+    >>> tape.gradient(y, x).item()
+    12.0
+    """
 
     __slots__ = (
         "name", "forward", "numpy_forward", "vjps", "argnum_rule", "argnum_rules",
@@ -78,8 +92,9 @@ class Primitive:
     def defvjp_same_shape(self, *rules: Rule) -> Primitive:
         """Shortcut rules for raw NumPy arrays, one per input, valid when that input has
         the output's shape (so no unbroadcast). The sweep uses them only on NumPy arrays
-        when nothing records, and trusts them to return the cotangent's shape (it checks
-        only the dtype); tests/test_fast_rules.py checks them against the general rules."""
+        when nothing records, calls them without params (primitives that have params get
+        none), and trusts them to return the cotangent's shape (it checks only the
+        dtype); tests/test_fast_rules.py checks them against the general rules."""
         self.same_shape_vjps = rules
         return self
 
