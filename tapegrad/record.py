@@ -9,6 +9,7 @@ tapegrad/tape.py).
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ from tapegrad.tensor import Tensor, Variable
 def record(
     primitive: Any,
     inputs: tuple[Any, ...],
-    arrays: list[Any],
+    arrays: Sequence[Any],
     output: Tensor,
     params: dict[str, Any],
     tapes: tuple[GradientTape, ...],

@@ -94,13 +94,21 @@ class _Plan:
                             depends.add(entry[OUTPUT]._id)
                             break
             self.depends = depends
-        self._on_path: list[int] | None = None
-        self._connected: set[int] = set()
+        self._path: tuple[list[int], set[int]] | None = None
 
     @property
     def on_path(self) -> list[int]:
         """The indices of the entries the targets depend on, in reverse tape order."""
-        if self._on_path is None:
+        return self._find_path()[0]
+
+    @property
+    def connected(self) -> set[int]:
+        """The serials of the sources with a path to a target."""
+        return self._find_path()[1]
+
+    def _find_path(self) -> tuple[list[int], set[int]]:
+        """Walk back from the targets once: (on_path, connected)."""
+        if self._path is None:
             depends = self.depends
             needed = {t._id for t in self.targets if t._id in depends}
             on_path = []
@@ -112,15 +120,8 @@ class _Plan:
                     for x in entry[INPUTS]:
                         if isinstance(x, Tensor) and x._id in depends:
                             needed.add(x._id)
-            self._on_path = on_path
-            self._connected = needed & self.source_ids
-        return self._on_path
-
-    @property
-    def connected(self) -> set[int]:
-        """The serials of the sources with a path to a target."""
-        self.on_path  # noqa: B018 - computes both
-        return self._connected
+            self._path = (on_path, needed & self.source_ids)
+        return self._path
 
     def check_connected(self, unconnected_gradients: str) -> None:
         if unconnected_gradients != "raise":
@@ -164,10 +165,11 @@ class _Plan:
         """
         raw_mode = not nested_recording()
         cotangents: dict[int, Any] = {}
+        owned: set[int] = set()  # the keys whose buffer the sweep allocated (safe to add into)
         for t, seed in zip(self.targets, seeds):
             if t._id in self.depends:
                 if raw_mode:
-                    accumulate_raw(cotangents, set(), t._id, seed.data)
+                    accumulate_raw(cotangents, owned, t._id, seed.data)
                 else:
                     _accumulate(cotangents, t._id, seed)
         entries = self.tape._entries
@@ -176,7 +178,7 @@ class _Plan:
         try:
             with self.tape._paused(), debug.running_rules():
                 if raw_mode:
-                    sweep_raw(entries, cotangents, self.depends, self.source_ids, free)
+                    sweep_raw(entries, cotangents, owned, self.depends, self.source_ids, free)
                 else:
                     self._sweep_tensors(cotangents, free)
         except BaseException:

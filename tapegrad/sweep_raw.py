@@ -47,19 +47,23 @@ def nested_recording() -> bool:
 
 
 def sweep_raw(
-    entries: list[Any], cotangents: dict, depends: set[int], keep: set[int], free: bool
+    entries: list[Any],
+    cotangents: dict,
+    owned: set[int],
+    depends: set[int],
+    keep: set[int],
+    free: bool,
 ) -> None:
     """Run the rules of ``entries`` from the last back, on raw arrays, into ``cotangents``.
 
     The hot loop of a first-order gradient, so the common case runs inline: a
     NumPy cotangent, a rule that returns a NumPy array of its input's shape and
-    dtype, and a sum into a buffer the sweep owns. Anything else goes through
-    :func:`vjp_raw` and :func:`check_raw`. Entries whose output has no cotangent
-    (off the path to the target) are skipped; with ``free``, each passed entry is
-    dropped from the tape.
+    dtype, and a sum into a buffer the sweep owns (its key is in ``owned``).
+    Anything else goes through :func:`vjp_raw` and :func:`check_raw`. Entries whose
+    output has no cotangent (off the path to the target) are skipped; with ``free``,
+    each passed entry is dropped from the tape.
     """
     anomaly = debug.anomaly_mode()
-    owned: set[int] = set()  # the keys whose buffer this sweep allocated (safe to add into)
     get, pop = cotangents.get, cotangents.pop
     for i in range(len(entries) - 1, -1, -1):
         entry = entries[i]
