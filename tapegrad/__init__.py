@@ -10,9 +10,11 @@
 """
 
 from tapegrad import nn, optim, random
+from tapegrad.checkpoint import checkpoint
 from tapegrad.custom_gradient import custom_gradient
 from tapegrad.debug import detect_anomaly
 from tapegrad.devices import default_device, device_scope, set_default_device
+from tapegrad.grad_mode import no_grad
 from tapegrad.ops import *  # noqa: F403 - the op library is the public namespace
 from tapegrad.ops import __all__ as _ops_all
 from tapegrad.replay import GuardError
@@ -29,6 +31,7 @@ __all__ = [
     "GuardError",
     "Tensor",
     "Variable",
+    "checkpoint",
     "custom_gradient",
     "default_device",
     "detect_anomaly",
@@ -39,6 +42,7 @@ __all__ = [
     "jacobian",
     "jvp",
     "nn",
+    "no_grad",
     "optim",
     "random",
     "set_default_device",

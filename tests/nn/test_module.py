@@ -177,3 +177,31 @@ def test_to_cpu_keeps_values_and_bumps_versions():
     assert layer.to("cpu") is layer
     np.testing.assert_array_equal(layer.weight.numpy(), before)
     assert layer.weight.version == version + 1 and layer.weight.device == "cpu"
+
+
+def test_variables_are_named_by_their_attribute_path():
+    model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+    inner = model[0]
+    assert inner.weight.name is None  # nothing has walked the model yet
+    assert [v.name for v in inner.trainable_variables] == ["weight", "bias"]
+    variables = model.trainable_variables  # the walk from the outer model lengthens them
+    assert [v.name for v in variables] == ["0.weight", "0.bias", "2.weight", "2.bias"]
+    assert len(inner.trainable_variables) == 2  # a shorter walk leaves the longer name alone
+    assert inner.weight.name == "0.weight"
+    named = tg.Variable(1.0, name="mine")
+    net = Net()
+    net.temperature = named
+    assert dict(net.named_variables())["temperature"].name == "mine"  # the user's name stays
+    assert net.first.weight.name == "first.weight" and "first.weight" in repr(net.first.weight)
+
+
+def test_errors_about_module_variables_use_their_names():
+    model = nn.Sequential(nn.Linear(2, 3))
+    optimizer = tg.optim.SGD(model.trainable_variables, lr=0.1)
+    with pytest.raises(ValueError, match=r"its Variable '0.bias' \(3,\)"):
+        optimizer.apply_gradients([np.zeros((2, 3)), np.zeros(2)])
+    with tg.GradientTape() as tape:
+        loss = tg.sum(model(tg.ones((1, 2), dtype="float32")))
+    model[0].weight.assign_add(np.ones((2, 3)))
+    with pytest.raises(RuntimeError, match="Variable 0.weight was modified"):
+        tape.gradient(loss, model.trainable_variables)
