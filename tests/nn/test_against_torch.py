@@ -10,6 +10,8 @@ from tapegrad import nn
 
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
+# PyTorch warns that kl_div's "mean" will change; it is the mean we compare against.
+pytestmark = pytest.mark.filterwarnings("ignore:reduction. 'mean' divides:UserWarning")
 
 
 @pytest.fixture(autouse=True)
@@ -168,3 +170,64 @@ def test_scaled_dot_product_attention(mask):
         key: torch.tensor(a) if isinstance(a, np.ndarray) else a for key, a in options[mask].items()
     }
     same(ours, F.scaled_dot_product_attention(*map(torch.tensor, (q, k, v)), **t_options))
+
+
+def _value_and_grads(ours, theirs, *arrays):
+    grads = tg.grad(lambda *a: tg.sum(ours(*a)), argnums=tuple(range(len(arrays))))(*arrays)
+    tensors = [torch.tensor(a, requires_grad=True) for a in arrays]
+    value = theirs(*tensors)
+    value.sum().backward()
+    same(ours(*arrays), value, 1e-9)
+    for g, t in zip(grads, tensors):
+        same(g, t.grad, 1e-9)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"label_smoothing": 0.3}, {"weight": [0.5, 2.0, 1.0, 0.3]}, {"ignore_index": 2},
+     {"weight": [0.5, 2.0, 1.0, 0.3], "label_smoothing": 0.2}],
+    ids=str,
+)  # fmt: skip
+def test_cross_entropy_and_nll_loss(reduction, options):
+    t_options = {k: torch.tensor(v) if isinstance(v, list) else v for k, v in options.items()}
+    for shape, label_shape in (((5, 4), (5,)), ((3, 4, 2, 3), (3, 2, 3))):
+        logits = RNG.standard_normal(shape)
+        labels = RNG.integers(0, 4, label_shape)
+        labels.flat[0] = options.get("ignore_index", -100)
+        ours = [nn.cross_entropy] + ([nn.nll_loss] if "label_smoothing" not in options else [])
+        theirs = [F.cross_entropy, F.nll_loss]
+        for mine, torchs in zip(ours, theirs):
+            _value_and_grads(
+                lambda x, mine=mine, y=labels: mine(x, y, reduction=reduction, **options),
+                lambda x, torchs=torchs, y=labels: torchs(
+                    x, torch.tensor(y), reduction=reduction, **t_options
+                ),
+                logits,
+            )
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_pointwise_and_binary_losses(reduction):
+    a, b = RNG.standard_normal((4, 5)), RNG.standard_normal((4, 5))
+    p, q = RNG.uniform(0.05, 0.95, (2, 4, 5))
+    w, pos = RNG.random(5), RNG.random(5) * 3
+    cases = [
+        (lambda x, y: nn.l1_loss(x, y, reduction),
+         lambda x, y: F.l1_loss(x, y, reduction=reduction), a, b),
+        (lambda x, y: nn.smooth_l1_loss(x, y, reduction, 0.5),
+         lambda x, y: F.smooth_l1_loss(x, y, reduction=reduction, beta=0.5), a, b),
+        (lambda x, y: nn.huber_loss(x, y, reduction, 2.0),
+         lambda x, y: F.huber_loss(x, y, reduction=reduction, delta=2.0), a, b),
+        (lambda x, y: nn.kl_div(x, y, reduction), lambda x, y: F.kl_div(x, y, reduction=reduction),
+         np.log(q), p),
+        (lambda x, y: nn.kl_div(x, y, reduction, log_target=True),
+         lambda x, y: F.kl_div(x, y, reduction=reduction, log_target=True), np.log(q), np.log(p)),
+        (lambda x, y: nn.binary_cross_entropy(x, y, w, reduction),
+         lambda x, y: F.binary_cross_entropy(x, y, torch.tensor(w), reduction=reduction), q, p),
+        (lambda x, y: nn.binary_cross_entropy_with_logits(x, y, w, reduction, pos),
+         lambda x, y: F.binary_cross_entropy_with_logits(
+             x, y, torch.tensor(w), reduction=reduction, pos_weight=torch.tensor(pos)), a, p),
+    ]  # fmt: skip
+    for ours, theirs, x, y in cases:
+        _value_and_grads(ours, theirs, x, y)
