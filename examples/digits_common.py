@@ -58,16 +58,14 @@ def evaluate(model: tg.nn.Module, x: tg.Tensor, y: tg.Tensor) -> tuple[float, fl
 def fit(model, optimizer, data, epochs: int, batch_size: int, seed: int) -> dict[str, list]:
     """Minibatch training with a progress bar over epochs; returns the per-epoch history."""
     x_train, y_train, x_test, y_test = data
-    order = tg.random.Generator(seed)
+    batches = tg.data.DataLoader((x_train, y_train), batch_size, shuffle=True, seed=seed)
     history = {"train_loss": [], "train_acc": [], "test_loss": [], "test_acc": []}
     start = time.perf_counter()
     bar = tqdm(range(1, epochs + 1), desc="epochs", unit="epoch")
     for _ in bar:
-        permutation = order.permutation(len(x_train)).numpy()
-        for first in range(0, len(permutation), batch_size):
-            batch = permutation[first : first + batch_size]
+        for x, y in batches:
             with tg.GradientTape() as tape:
-                loss = tg.nn.cross_entropy(model(x_train[batch]), y_train[batch])
+                loss = tg.nn.cross_entropy(model(x), y)
             optimizer.apply_gradients(tape.gradient(loss, model.trainable_variables))
         for split, (x, y) in (("train", (x_train, y_train)), ("test", (x_test, y_test))):
             loss, accuracy = evaluate(model, x, y)

@@ -9,7 +9,7 @@
 12.0
 """
 
-from tapegrad import nn, optim, random
+from tapegrad import data, nn, optim, random
 from tapegrad.checkpoint import checkpoint
 from tapegrad.custom_gradient import custom_gradient
 from tapegrad.debug import detect_anomaly
@@ -33,6 +33,7 @@ __all__ = [
     "Variable",
     "checkpoint",
     "custom_gradient",
+    "data",
     "default_device",
     "detect_anomaly",
     "device_scope",
