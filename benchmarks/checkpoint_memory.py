@@ -11,13 +11,18 @@ and the sweep rebuilds one block's intermediates at a time.
 
 from __future__ import annotations
 
-import argparse
-import gc
-import time
-import tracemalloc
+import os
 
-import tapegrad as tg
-from tapegrad import nn
+for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_name] = "1"  # steady timings on a shared machine, as benchmarks.chain_split
+
+import argparse  # noqa: E402
+import gc  # noqa: E402
+import time  # noqa: E402
+import tracemalloc  # noqa: E402
+
+import tapegrad as tg  # noqa: E402
+from tapegrad import nn  # noqa: E402
 
 
 class Block(nn.Module):

@@ -7,15 +7,21 @@ with a fixed seed; pixels scaled to [0, 1] as float32.
 from __future__ import annotations
 
 import argparse
+import os
 import time
-from pathlib import Path
 
-import numpy as np
-from sklearn.datasets import load_digits
-from sklearn.model_selection import train_test_split
-from tqdm import tqdm
+# The models' matrices are small (64 x 128 and the like): a BLAS thread pool costs more than
+# it gains on them, up to ten times more on a busy machine. Set these yourself to override.
+for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+from pathlib import Path  # noqa: E402
 
-import tapegrad as tg
+import numpy as np  # noqa: E402
+from sklearn.datasets import load_digits  # noqa: E402
+from sklearn.model_selection import train_test_split  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+import tapegrad as tg  # noqa: E402
 
 
 def parse_args(description: str, epochs: int, plot: Path) -> argparse.Namespace:

@@ -132,7 +132,7 @@ def _check_outputs(out: Any, name: str) -> list[Tensor]:
 def _rng_state() -> tuple[random.Generator, dict]:
     """The default tg.random stream and its position, to replay f's draws in the sweep."""
     generator = random._default
-    return generator, generator.numpy_generator.bit_generator.state
+    return generator, generator.get_state()
 
 
 @contextlib.contextmanager
@@ -140,15 +140,15 @@ def _replaying(rng: tuple[random.Generator, dict]) -> Iterator[None]:
     """Run with the default stream at the position f's first forward started from, and
     mark the run as a recomputation; put both back afterwards."""
     generator, state = rng
-    bits = generator.numpy_generator.bit_generator
-    previous_default, previous_state = random._default, bits.state
-    random._default, bits.state = generator, state
+    previous_default, previous_state = random._default, generator.get_state()
+    random._default = generator
+    generator.set_state(state)
     token = _recomputing.set(True)
     try:
         yield
     finally:
         _recomputing.reset(token)
-        bits.state = previous_state
+        generator.set_state(previous_state)
         random._default = previous_default
 
 
