@@ -20,6 +20,8 @@ DOMAINS: dict[str, tuple[float, float]] = {
     "above_one": (-0.8, 3.0),  # xlog1py's y
     "nonzero": (0.2, 3.0),  # magnitude; the sign is drawn separately
     "multigamma": (1.2, 4.0),
+    "small": (-0.04, 0.04),  # a loc that keeps x in a bounded support
+    "near_one": (1.0, 1.1),  # a scale that does
 }
 
 

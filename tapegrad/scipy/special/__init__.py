@@ -67,7 +67,7 @@ from tapegrad.scipy.special.gamma import (
     rgamma,
     zeta,
 )
-from tapegrad.scipy.special.incomplete import betainc, gammainc, gammaincc
+from tapegrad.scipy.special.incomplete import betainc, gammainc, gammaincc, stdtr
 from tapegrad.scipy.special.information import entr, kl_div, rel_entr, xlog1py, xlogy
 from tapegrad.scipy.special.logistic import (
     expit,
@@ -84,7 +84,7 @@ __all__ = [
     "i0e", "i1", "i1e", "iv", "ive", "j0", "j1", "jn", "jv", "k0", "k0e", "k1", "k1e",
     "kl_div", "kv", "kve", "log_expit", "log_ndtr", "log_softmax", "logit", "logsumexp",
     "multigammaln", "ndtr", "ndtri", "poch", "polygamma", "psi", "rel_entr", "rgamma",
-    "sinc", "softmax", "xlog1py", "xlogy", "y0", "y1", "yn", "yv", "zeta",
+    "sinc", "softmax", "stdtr", "xlog1py", "xlogy", "y0", "y1", "yn", "yv", "zeta",
 ]  # fmt: skip
 
 # scipy.special's ufuncs -> these functions, for ``scipy.special.gammaln(tensor)``.
@@ -133,6 +133,7 @@ _numpy_protocol.register_ufuncs(
         _scipy_special.poch: poch,
         _scipy_special.rel_entr: rel_entr,
         _scipy_special.rgamma: rgamma,
+        _scipy_special.stdtr: stdtr,
         _scipy_special.xlog1py: xlog1py,
         _scipy_special.xlogy: xlogy,
         _scipy_special.y0: y0,
