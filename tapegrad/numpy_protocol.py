@@ -126,10 +126,17 @@ def register_ufuncs(table: dict[Any, Any]) -> None:
 def _foreign_ufunc(ufunc: Any) -> Any:
     if getattr(np, ufunc.__name__, None) is ufunc:
         return None  # NumPy's own: only the first table holds those
-    if ufunc not in _foreign_ufuncs and importlib.util.find_spec("scipy") is not None:
+    if ufunc not in _foreign_ufuncs and _scipy_installed():
         for module in _FOREIGN_UFUNC_MODULES:
             importlib.import_module(module)
     return _foreign_ufuncs.get(ufunc)
+
+
+def _scipy_installed() -> bool:
+    try:  # scipy.special, not scipy: a directory named scipy on sys.path is not SciPy
+        return importlib.util.find_spec("scipy.special") is not None
+    except ImportError:
+        return False
 
 
 def _ufunc_name(ufunc: Any) -> str:

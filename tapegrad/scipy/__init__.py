@@ -15,19 +15,16 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+_INSTALL = "pip install 'tapegrad[scipy]' (or pip install 'scipy>=1.15')"
 try:
     import scipy
-except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
-    raise ImportError(
-        "tapegrad.scipy needs SciPy: pip install 'tapegrad[scipy]' (or pip install 'scipy>=1.15')"
-    ) from exc
+    import scipy.special  # a directory named scipy on sys.path is not SciPy
+except ImportError as exc:
+    raise ImportError(f"tapegrad.scipy needs SciPy: {_INSTALL}") from exc
 
 _MINIMUM = (1, 15)  # batched scipy.linalg kernels
-if tuple(int(part) for part in scipy.__version__.split(".")[:2]) < _MINIMUM:  # pragma: no cover
-    raise ImportError(
-        f"tapegrad.scipy needs SciPy >= 1.15, found {scipy.__version__}: "
-        "pip install -U 'tapegrad[scipy]'"
-    )
+if tuple(int(part) for part in scipy.__version__.split(".")[:2]) < _MINIMUM:
+    raise ImportError(f"tapegrad.scipy needs SciPy >= 1.15, found {scipy.__version__}: {_INSTALL}")
 
 _SUBMODULES = ("integrate", "linalg", "signal", "special", "stats")
 
