@@ -119,7 +119,9 @@ class NCCL:
         communicator = self._join(buffer)
         raw = buffer.view(np.uint8)
         with buffer.device:
-            communicator.bcast(raw.data.ptr, raw.size, self.nccl.NCCL_UINT8, root, _stream_pointer())
+            communicator.bcast(
+                raw.data.ptr, raw.size, self.nccl.NCCL_UINT8, root, _stream_pointer()
+            )
 
 
 class CudaAwareMPI:

@@ -86,12 +86,15 @@ class MPIWorld(World):
 
 
 def _disagreement(what: str, descriptions: list[list[str]]) -> str:
-    """The message naming the first rank whose call differs from rank 0's, and where."""
+    """The message naming the first rank whose call differs from rank 0's, and where.
+
+    A description is the call (its first line), then one line per leaf.
+    """
     first = descriptions[0]
     rank, other = next((r, d) for r, d in enumerate(descriptions) if d != first)
     where = next((i for i, (a, b) in enumerate(zip(first, other)) if a != b), None)
     if where is None:
-        detail = f"rank 0 passes {len(first)} leaves, rank {rank} passes {len(other)}"
+        detail = f"{len(first) - 1} leaves on rank 0, {len(other) - 1} on rank {rank}"
     else:
         detail = f"rank 0 passes {first[where]}, rank {rank} passes {other[where]}"
     return (
