@@ -25,8 +25,9 @@ from __future__ import annotations
 import os
 import sys
 
-for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_name] = "1"  # before NumPy loads: one core per process
+if __name__ == "__main__":  # the driver and its workers, before NumPy loads: one core each
+    for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[_name] = "1"
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
