@@ -36,7 +36,7 @@ def transport(world: World) -> Any:
     Chosen once per world, the first time a CuPy array is reduced or broadcast.
     """
     if world.size == 1:
-        return world  # nothing to exchange: the world's own no-op collectives
+        return _NOTHING_TO_EXCHANGE  # even under mpiexec -n 1: no MPI call on device memory
     chosen = getattr(world, "gpu_transport", _UNSET)
     if chosen is _UNSET:
         chosen = world.gpu_transport = _choose(world)
@@ -44,6 +44,7 @@ def transport(world: World) -> Any:
 
 
 _UNSET = object()
+_NOTHING_TO_EXCHANGE = World()  # a world of one's collectives: no-ops
 
 
 def _choose(world: World) -> Any:
