@@ -51,6 +51,7 @@ class MPIWorld(World):
 
     def __init__(self, comm: Any, mpi: Any) -> None:
         self.mpi = mpi
+        self.given = comm
         self.comm = comm.Dup()
         self.rank = self.comm.Get_rank()
         self.size = self.comm.Get_size()
@@ -123,15 +124,12 @@ def init(comm: Any = None) -> None:
     """
     global _world
     if _world is not None:
-        if comm is not None and comm is not _world.comm:
+        if comm is not None and comm is not getattr(_world, "given", None):
             raise RuntimeError("tapegrad.distributed.init: already initialised with another comm")
         return
     if comm is None:
         launched = next((name for name in _LAUNCHER_RANK if name in os.environ), None)
-        if launched is None:
-            _world = World()
-            return
-        mpi = _import_mpi(launched)
+        mpi = _import_mpi(launched) if launched else None
         if mpi is None:
             _world = World()
             return

@@ -88,6 +88,7 @@ def test_init_takes_an_mpi4py_communicator():
         assert dist.broadcast([w], root=0)[0] is w
         assert dist.all_reduce({"x": np.arange(3.0)}, "max")["x"].tolist() == [0.0, 1.0, 2.0]
         dist.init()  # idempotent
+        dist.init(comm=MPI.COMM_SELF)
         try:
             dist.init(comm=MPI.COMM_WORLD)
         except RuntimeError as exc:
