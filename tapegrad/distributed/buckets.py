@@ -89,7 +89,14 @@ class Bucket:
             else:
                 buffer[slot.start : slot.stop] = array.reshape(-1)
         if self.counted:
-            buffer[self.size :] = [arrays[slot.index] is not None for slot in self.slots]
+            present = [arrays[slot.index] is not None for slot in self.slots]
+            present = np.array(present, dtype=buffer.dtype)
+            if self.home == "gpu":  # CuPy does not copy host arrays implicitly
+                import cupy
+
+                with buffer.device:
+                    present = cupy.asarray(present)
+            buffer[self.size :] = present
 
     def unpack(self, results: list[Any], divide_by: int | None) -> None:
         """Fresh arrays (the buffer is reused) into ``results``; divided for a mean."""
