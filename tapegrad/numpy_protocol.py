@@ -17,6 +17,12 @@ from typing import Any
 
 import numpy as np
 
+# What a user can do about a function tapegrad lacks, appended to the TypeError.
+UNSUPPORTED_HINT = (
+    "; write it with tapegrad ops, or give it a gradient with @tg.custom_gradient or "
+    "tg.Primitive(...).defvjp(...) (docs/extending.md)"
+)
+
 
 @functools.cache
 def _tables() -> tuple[dict[Any, Any], dict[Any, Any]]:
@@ -161,7 +167,7 @@ def array_ufunc(ufunc: Any, method: str, inputs: tuple, kwargs: dict[str, Any]) 
         op = _foreign_ufunc(ufunc)
     if op is None or method != "__call__":
         what = _ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
-        raise TypeError(f"tapegrad does not support {what} on Tensors")
+        raise TypeError(f"tapegrad does not support {what} on Tensors{UNSUPPORTED_HINT}")
     _reject_out(ufunc.__name__, kwargs)
     if kwargs:
         raise TypeError(
@@ -176,7 +182,7 @@ def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
     if op is None:
         # func.__module__ says numpy.linalg for np.linalg.svd
         name = f"{func.__module__}.{func.__name__}"
-        raise TypeError(f"tapegrad does not support {name} on Tensors")
+        raise TypeError(f"tapegrad does not support {name} on Tensors{UNSUPPORTED_HINT}")
     _reject_out(func.__name__, kwargs)
     try:
         return op(*args, **kwargs)
