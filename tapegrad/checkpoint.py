@@ -83,7 +83,7 @@ def checkpoint(f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
             return out
         outputs = _check_outputs(out, getattr(f, "__name__", "f"))
         name = f"checkpoint[{getattr(f, '__name__', 'f')}]"
-        data = outputs[0].data if len(outputs) == 1 else _concat_flat(outputs)
+        data = outputs[0]._data if len(outputs) == 1 else _concat_flat(outputs)
         rule = _Recompute(name, f, args, kwargs, inputs, outputs, rng).rule
         primitive = Primitive(name, lambda xp, *arrays: data, replayable=False)
         result = primitive.defvjp_argnum(rule)(*inputs)
@@ -197,7 +197,7 @@ class _Recompute:
 
     def _check_same(self, outputs: list[Tensor], first: Any) -> None:
         """A RuntimeError when the second forward's values differ from the first's."""
-        again = outputs[0].data if len(outputs) == 1 else _concat_flat(outputs)
+        again = outputs[0]._data if len(outputs) == 1 else _concat_flat(outputs)
         xp = backend.namespace(again, first)
         tolerance = _TOLERANCE.get(backend.dtype_name(again.dtype), 1e-12)
         close = xp.abs(again - first) <= tolerance * (1.0 + xp.abs(first))

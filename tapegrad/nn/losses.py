@@ -57,7 +57,7 @@ def host(values: Any) -> np.ndarray:
 def _like(values: Any, like: Tensor) -> Any:
     """``values`` as an operand next to ``like``: a Tensor of its kind and dtype as it is (it
     keeps its gradient), anything else converted to ``like``'s dtype and device."""
-    if isinstance(values, Tensor) and type(values.data) is type(like.data):
+    if isinstance(values, Tensor) and type(values._data) is type(like._data):
         return values if values.dtype == like.dtype else ops.astype(values, like.dtype)
     return ops.asarray(raw(values), dtype=like.dtype, like=like)
 

@@ -85,8 +85,8 @@ def batch_norm(
 
 def _update(running: Variable, batch: Tensor, momentum: float, correction: float) -> None:
     """``running = (1 - momentum) * running + momentum * correction * batch``, off the tape."""
-    statistic = batch.data.reshape(running.shape) * correction
-    running.assign((1.0 - momentum) * running.data + momentum * statistic)
+    statistic = batch._data.reshape(running.shape) * correction
+    running.assign((1.0 - momentum) * running._data + momentum * statistic)
 
 
 class _BatchNorm(Module):
@@ -139,9 +139,9 @@ class _BatchNorm(Module):
             )
         momentum = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and not recomputing():
-            self.num_batches_tracked.assign(self.num_batches_tracked.data + 1)
+            self.num_batches_tracked.assign(self.num_batches_tracked._data + 1)
             if self.momentum is None:  # a cumulative average of every batch seen
-                momentum = 1.0 / float(self.num_batches_tracked.data)
+                momentum = 1.0 / float(self.num_batches_tracked._data)
         use_batch = self.training or not self.track_running_stats
         return batch_norm(
             x, self.running_mean, self.running_var, self.weight, self.bias,

@@ -22,6 +22,7 @@ from tapegrad.ops.primitive import raw
 from tapegrad.optim import state as saved_state
 from tapegrad.optim.state import check_range as _check_range
 from tapegrad.tensor import Variable
+from tapegrad.wording import count
 
 LearningRate = float | Callable[[int], float]
 
@@ -77,14 +78,14 @@ class Optimizer:
                     f"{name}.apply_gradients: gradient {k} has shape {tuple(g.shape)}, "
                     f"its Variable {v.name or ''!r} {v.shape}"
                 )
-            xp = backend.namespace(v.data, g)  # raises on mixed devices
+            xp = backend.namespace(v._data, g)  # raises on mixed devices
             if g.dtype != v.dtype:
                 g = xp.astype(g, v.dtype)
             work.append((v, g, self.state[k], xp))
         lr = self.learning_rate
         for v, g, state, xp in work:
             state["step"] = state.get("step", 0) + 1
-            v.assign(self._updated(xp, v.data, g, state, lr))
+            v.assign(self._updated(xp, v._data, g, state, lr))
         self.iterations += 1
 
     def _updated(self, xp: Any, p: Any, g: Any, state: dict[str, Any], lr: float) -> Any:
@@ -129,10 +130,9 @@ class Optimizer:
 
     def __repr__(self) -> str:
         settings = ", ".join(f"{key}={value!r}" for key, value in self.settings().items())
-        count = len(self.variables)
         return (
-            f"{type(self).__name__}({settings})  # {count} variable{'s' * (count != 1)}, "
-            f"{self.iterations} update{'s' * (self.iterations != 1)}"
+            f"{type(self).__name__}({settings})  # {count(len(self.variables), 'variable')}, "
+            f"{count(self.iterations, 'update')}"
         )
 
 

@@ -22,14 +22,10 @@ import numpy as np
 
 from tapegrad import backend
 from tapegrad.tensor import Tensor, Variable
+from tapegrad.wording import a
 
 if TYPE_CHECKING:
     from tapegrad.optim.optimizers import Optimizer
-
-
-def _article(word: str) -> str:
-    """``a Tensor``, ``an int``, ``an ndarray`` (said en-dee-array)."""
-    return ("an " if word[:1].lower() in "aeiou" or word.startswith("nd") else "a ") + word
 
 
 def check_variables(name: str, variables: Any) -> list[Variable]:
@@ -46,12 +42,12 @@ def check_variables(name: str, variables: Any) -> list[Variable]:
         raise TypeError(f"{name}: got one Variable; pass a list of them: {name}([variable], ...)")
     if isinstance(variables, Tensor) or hasattr(variables, "shape"):
         raise TypeError(
-            f"{name}: got {_article(type(variables).__name__)} of shape "
+            f"{name}: got {a(type(variables).__name__)} of shape "
             f"{tuple(variables.shape)}; an optimizer updates Variables in place: make one "
             f"with tg.Variable(value) and {fix}"
         )
     if not isinstance(variables, Iterable):
-        raise TypeError(f"{name}: got {_article(type(variables).__name__)}; {fix}")
+        raise TypeError(f"{name}: got {a(type(variables).__name__)}; {fix}")
     variables = list(variables)
     seen: set[int] = set()
     for i, v in enumerate(variables):
@@ -61,7 +57,7 @@ def check_variables(name: str, variables: Any) -> list[Variable]:
                 "model.trainable_variables (a list of Variables) instead"
             )
         if not isinstance(v, Variable):
-            kind = _article(type(v).__name__)
+            kind = a(type(v).__name__)
             raise TypeError(
                 f"{name}: item {i} of variables is {kind}, not a Variable; an optimizer "
                 "updates Variables (wrap the value in tg.Variable(...) and train that)"
@@ -192,7 +188,7 @@ def load_state_dict(optimizer: Optimizer, state: dict[str, Any]) -> None:
         optimizer.lr.load_state_dict({k: v.item() for k, v in schedule.items()})
     optimizer.iterations = int(state["iterations"])
     for i, (v, saved) in enumerate(zip(optimizer.variables, buffers)):
-        place = backend.placement_of(v.data)
+        place = backend.placement_of(v._data)
         optimizer.state[i] = {
             key: int(value) if key == "step" else backend.move(value.astype(v.dtype), place)
             for key, value in saved.items()
