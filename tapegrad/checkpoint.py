@@ -32,6 +32,8 @@ from tapegrad.sweep_raw import current_sweep
 from tapegrad.tape import INPUTS, OUTPUT, RECORDING, TRACING, GradientTape, _flatten, active_tapes
 from tapegrad.tensor import Tensor
 
+VERSIONS = 5  # an entry tuple's versions of the Variables it read (see tapegrad/tape.py)
+
 _recomputing: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "tapegrad_recomputing", default=False
 )
@@ -78,11 +80,11 @@ def checkpoint(f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         rng = _rng_state()
         marks = [(t, len(t._entries)) for t in recording]
         out = f(*args, **kwargs)
+        name = f"checkpoint[{getattr(f, '__name__', 'f')}]"
+        outputs = _check_outputs(out, name)  # before the tapes change
         inputs = _take_back(marks)
         if not inputs:  # f read nothing a tape watches: its output is a constant
             return out
-        outputs = _check_outputs(out, getattr(f, "__name__", "f"))
-        name = f"checkpoint[{getattr(f, '__name__', 'f')}]"
         data = outputs[0]._data if len(outputs) == 1 else _concat_flat(outputs)
         rule = _Recompute(name, f, args, kwargs, inputs, outputs, rng).rule
         primitive = Primitive(name, lambda xp, *arrays: data, replayable=False)
@@ -109,7 +111,7 @@ def _take_back(marks: list[tuple[GradientTape, int]]) -> list[Tensor]:
                     inputs.append(x)
         del tape._entries[mark:]
         tape._watched -= made
-        tape._versioned -= sum(1 for e in appended if e[5])
+        tape._versioned -= sum(1 for e in appended if e[VERSIONS])  # entries that read Variables
     return inputs
 
 
@@ -117,13 +119,12 @@ def _check_outputs(out: Any, name: str) -> list[Tensor]:
     outputs = _flatten(out)
     if not outputs or not all(isinstance(o, Tensor) for o in outputs):
         raise TypeError(
-            f"checkpoint {name}: f must return a Tensor or a tuple/list of Tensors, "
-            f"got {type(out).__name__}"
+            f"{name}: f must return a Tensor or a tuple/list of Tensors, got {type(out).__name__}"
         )
     dtypes = {o.dtype for o in outputs}
     if len(dtypes) != 1 or not backend.is_floating(outputs[0].dtype):
         raise TypeError(
-            f"checkpoint {name}: the outputs must share one floating dtype, got "
+            f"{name}: the outputs must share one floating dtype, got "
             f"{sorted(str(d) for d in dtypes)}"
         )
     return outputs
@@ -201,8 +202,8 @@ class _Recompute:
         xp = backend.namespace(again, first)
         tolerance = _TOLERANCE.get(backend.dtype_name(again.dtype), 1e-12)
         close = xp.abs(again - first) <= tolerance * (1.0 + xp.abs(first))
-        both_nan = xp.isnan(again) & xp.isnan(first)
-        if not bool(xp.all(close | both_nan)):
+        same = (again == first) | (xp.isnan(again) & xp.isnan(first))  # infinities, nans
+        if not bool(xp.all(close | same)):
             raise RuntimeError(
                 f"{self.name}: recomputing f in the reverse sweep gave other values than its "
                 "first run, so its gradient would be wrong. f must be deterministic: draw "

@@ -192,3 +192,12 @@ def test_the_saved_and_peak_memory_fall_from_every_block_to_one():
     # add) and the small weights: narrow arrays only.
     assert saved < 12 * 3 * narrow
     assert peak < plain_peak / 3
+
+
+def test_infinite_and_nan_outputs_are_the_same_values_the_second_time():
+    x = tg.tensor([0.0, 1.0, -1.0])
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = tg.checkpoint(lambda x: tg.log(tg.abs(x)) + tg.sqrt(x))(x)  # -inf, 1, nan
+        loss = y[1]
+    assert tape.gradient(loss, x).numpy()[1] == 1.5  # d(log|x| + sqrt x) at 1

@@ -26,7 +26,9 @@ ArrayLike = Any
 
 
 def _is_boolean(mask: Any) -> bool:
-    return "bool" in str(getattr(raw(mask), "dtype", np.asarray(mask).dtype))
+    data = raw(mask)
+    dtype = data.dtype if hasattr(data, "dtype") else np.asarray(data).dtype
+    return backend.dtype_name(dtype) == "bool"
 
 
 def _causal(length: int, source: int) -> np.ndarray:

@@ -11,12 +11,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from tapegrad.nn.module import Module
+from tapegrad.wording import a
 
 
 def _check_module(layer: Any, container: str, where: Any) -> Module:
     if not isinstance(layer, Module):
         raise TypeError(
-            f"{container}: layer {where!r} is a {type(layer).__name__}, not a tg.nn.Module"
+            f"{container}: layer {where!r} is {a(type(layer).__name__)}, not a tg.nn.Module"
         )
     return layer
 
@@ -28,13 +29,17 @@ class _Indexed(Module):
         return [layer for _, layer in self.named_children()]
 
     def _set_layers(self, layers: list[Module]) -> None:
+        """Hold exactly ``layers``, renumbered; all checked before anything changes."""
+        for i, layer in enumerate(layers):
+            _check_module(layer, type(self).__name__, i)
         for name in [name for name, _ in self.named_children()]:
             delattr(self, name)
         for i, layer in enumerate(layers):
-            setattr(self, str(i), _check_module(layer, type(self).__name__, i))
+            setattr(self, str(i), layer)
 
     def _like(self, layers: list[Module]) -> _Indexed:
-        raise NotImplementedError
+        """A container of this kind holding ``layers`` (for slices)."""
+        raise NotImplementedError(f"{type(self).__name__} does not define _like")
 
     def __getitem__(self, index: int | slice) -> Any:
         layers = self._layers()

@@ -46,6 +46,17 @@ class Module:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.forward(*args, **kwargs)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Name the Variables set here (and those of sub-Modules) by their path from this
+        # Module, unless the user named them: errors then say which Variable.
+        for suffix, item in _walk(value):
+            if isinstance(item, Variable):
+                _name_variable(item, name + suffix)
+            else:
+                for path, v in item.named_variables():
+                    _name_variable(v, f"{name}{suffix}.{path}")
+        object.__setattr__(self, name, value)
+
     # --- discovery -------------------------------------------------------------
     def named_children(self) -> Iterator[tuple[str, Module]]:
         """The direct sub-Modules, with their attribute names (``layers.0`` for lists)."""
@@ -57,9 +68,10 @@ class Module:
     def named_variables(self) -> Iterator[tuple[str, Variable]]:
         """Every Variable of this Module and its sub-Modules, each once, with dotted names.
 
-        A Variable created without a ``name`` takes its dotted name here, so that errors
-        about it say ``'fc1.weight'``; a walk from an enclosing Module lengthens such a
-        name (``weight`` becomes ``fc1.weight``), a name given by the user stays.
+        A Variable created without a ``name`` takes its dotted name when it is set as an
+        attribute and here, so that errors about it say ``'fc1.weight'``; an enclosing
+        Module lengthens such a name (``weight`` becomes ``fc1.weight``), a name given by
+        the user stays.
         """
         seen: set[int] = set()
         for name, v in self._named_variables(""):

@@ -3,6 +3,7 @@ definitions), its gradient by finite differences, its second derivative where sm
 the derivatives PyTorch gives at the kinks."""
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -127,3 +128,10 @@ def test_bad_settings_are_named():
         nn.GELU("erf")
     with pytest.raises(ValueError, match="gelu: approximate"):
         nn.gelu(tg.ones(2), approximate="fast")
+
+
+def test_erf_without_scipy_uses_the_c_library(monkeypatch):
+    monkeypatch.setitem(sys.modules, "scipy.special", None)  # the import now fails
+    x = np.linspace(-3, 3, 13)
+    np.testing.assert_array_equal(_erf(x).numpy(), erf(x))
+    assert _erf(x.astype(np.float32)).dtype == np.float32 and _erf(0.5).shape == ()

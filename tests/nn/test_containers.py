@@ -63,8 +63,11 @@ def test_module_list_operations():
     del layers[0]
     assert [type(m).__name__ for m in layers] == ["Identity", "Tanh"]
     assert isinstance(layers[0:1], nn.ModuleList) and len(layers[0:1]) == 1
-    with pytest.raises(TypeError, match="layer 2 is a int"):
+    with pytest.raises(TypeError, match="layer 2 is an int"):
         layers.append(3)
+    with pytest.raises(TypeError, match="layer 0 is a str"):
+        layers[0] = "relu"
+    assert [type(m).__name__ for m in layers] == ["Identity", "Tanh"]  # unchanged
     with pytest.raises(NotImplementedError, match="iterate over it"):
         layers(tg.ones(2))
 

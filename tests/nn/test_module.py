@@ -180,14 +180,18 @@ def test_to_cpu_keeps_values_and_bumps_versions():
 
 
 def test_variables_are_named_by_their_attribute_path():
-    model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+    layer = nn.Linear(2, 3)
+    assert [v.name for v in layer.trainable_variables] == ["weight", "bias"]
+    model = nn.Sequential(layer, nn.ReLU(), nn.Linear(3, 1))  # the outer model lengthens them
     inner = model[0]
-    assert inner.weight.name is None  # nothing has walked the model yet
-    assert [v.name for v in inner.trainable_variables] == ["weight", "bias"]
-    variables = model.trainable_variables  # the walk from the outer model lengthens them
-    assert [v.name for v in variables] == ["0.weight", "0.bias", "2.weight", "2.bias"]
+    assert [v.name for v in model.variables] == ["0.weight", "0.bias", "2.weight", "2.bias"]
+    bn = nn.BatchNorm1d(2)  # named from the start, walked or not
+    assert bn.running_var.name == "running_var"
+    outer = Net()
+    outer.body = model
+    assert inner.weight.name == "body.0.weight"
     assert len(inner.trainable_variables) == 2  # a shorter walk leaves the longer name alone
-    assert inner.weight.name == "0.weight"
+    assert inner.weight.name == "body.0.weight"
     named = tg.Variable(1.0, name="mine")
     net = Net()
     net.temperature = named
