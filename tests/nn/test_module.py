@@ -209,3 +209,9 @@ def test_errors_about_module_variables_use_their_names():
     model[0].weight.assign_add(np.ones((2, 3)))
     with pytest.raises(RuntimeError, match="Variable 0.weight was modified"):
         tape.gradient(loss, model.trainable_variables)
+    v = tg.Variable([1.0, 2.0])  # no name, no Module: described by shape, said once
+    with tg.GradientTape() as tape:
+        y = tg.sum(v * v)
+    v.assign([3.0, 4.0])
+    with pytest.raises(RuntimeError, match=r"multiply: a Variable of shape \(2,\) float64 was"):
+        tape.gradient(y, v)
