@@ -76,7 +76,7 @@ class Optimizer:
             if tuple(g.shape) != v.shape:
                 raise ValueError(
                     f"{name}.apply_gradients: gradient {k} has shape {tuple(g.shape)}, "
-                    f"its Variable {v.name or ''!r} {v.shape}"
+                    f"its Variable {v.name or k!r} {v.shape}"
                 )
             xp = backend.namespace(v._data, g)  # raises on mixed devices
             if g.dtype != v.dtype:

@@ -110,8 +110,8 @@ def from_pairs(name: str, pairs: list[tuple[Any, Variable]], variables: list[Var
         k = position.get(id(v))
         if k is None:
             raise ValueError(
-                f"{name}.apply_gradients: Variable {v.name or ''!r} of shape {v.shape} is not "
-                "one of this optimizer's variables"
+                f"{name}.apply_gradients: {f'Variable {v.name!r}' if v.name else 'a Variable'} "
+                f"of shape {v.shape} is not one of this optimizer's variables"
             )
         if k in given:
             raise ValueError(

@@ -199,3 +199,14 @@ def test_reprs_are_readable():
         "SGD(lr=StepDecay(lr=0.1, step_size=10, gamma=0.1), momentum=0.0, dampening=0.0, "
         "weight_decay=0.0, nesterov=False)  # 1 variable, 1 update"
     )
+
+
+def test_unnamed_variables_are_not_called_empty_names():
+    v = tg.Variable([1.0, 2.0])
+    optimizer = optim.SGD([v], lr=0.1)
+    with pytest.raises(ValueError, match=r"gradient 0 has shape \(1,\), its Variable 0 \(2,\)"):
+        optimizer.apply_gradients([[1.0]])
+    with pytest.raises(ValueError, match=r"a Variable of shape \(1,\) is not one of this"):
+        optimizer.apply_gradients([(tg.tensor([1.0]), tg.Variable([0.0]))])
+    with pytest.raises(ValueError, match=r"assign: the Variable is \(2,\) float64, got \(1,\)"):
+        v.assign([1.0])
