@@ -41,7 +41,12 @@ def test_the_tapegrad_snippets_of_coming_from_run(index, capsys):
 # else the functions and classes the module defines. A public name that is a module
 # (``tg.nn``, ``tg.nn.init``) is followed into. ``tg.compile`` is public but left out of
 # ``__all__`` so that a star-import does not shadow the builtin.
-PUBLIC_MODULES = ["tapegrad", "tapegrad.testing", "tapegrad.testing.strategies"]
+PUBLIC_MODULES = [
+    "tapegrad",
+    "tapegrad.testing",
+    "tapegrad.testing.strategies",
+    "tapegrad.distributed",
+]
 EXTRA_PUBLIC = {"tapegrad": ["compile"]}
 
 
