@@ -191,8 +191,8 @@ class GradientTape:
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         lines = str(self).splitlines() if len(self) else []
         if len(lines) > _PRETTY_LINES:
-            hidden = len(lines) - _PRETTY_LINES
             half = _PRETTY_LINES // 2
+            hidden = len(lines) - 2 * half
             cut = f"... {count(hidden, 'entry', 'entries')} not shown (print(tape) shows all)"
             lines = [*lines[:half], cut, *lines[-half:]]
         printer.text("\n".join([repr(self), *lines]))

@@ -118,16 +118,27 @@ def markdown_files():
     return [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted(DOCS.glob("**/*.md"))]
 
 
+def anchors(page):
+    """The ids the site gives a page's headings (Python-Markdown's toc slugs)."""
+    headings = re.findall(
+        r"^#+ (.+)$", re.sub(r"^```.*?^```", "", page.read_text(), flags=re.M | re.S), re.M
+    )
+    slugs = (re.sub(r"[^\w\s-]", "", h).strip().lower() for h in headings)
+    return {re.sub(r"[-\s]+", "-", slug) for slug in slugs}
+
+
 @pytest.mark.parametrize("path", markdown_files(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_relative_links_point_at_files_in_the_repository(path):
     if not path.exists():
         pytest.skip(f"{path.name} does not exist yet")
-    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", path.read_text()):
+    for target, anchor in re.findall(r"\]\(([^)#\s]*)(?:#([^)]*))?\)", path.read_text()):
         if re.match(r"[a-z]+:", target):  # https:, mailto:
             continue
         resolved = (path.parent / target).resolve()
         assert resolved.is_relative_to(ROOT), f"{path.name} links outside the repository: {target}"
         assert resolved.exists(), f"{path.name} links to a missing file: {target}"
+        if anchor and resolved.suffix == ".md" and resolved.is_relative_to(DOCS):
+            assert anchor in anchors(resolved), f"{path.name}: no heading #{anchor} in {target}"
 
 
 # Files of the project's own design notes live outside the repository; nothing here may send a
