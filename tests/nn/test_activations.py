@@ -116,6 +116,7 @@ def test_softmax_layers_need_a_dim_and_match_the_functions():
             nn.LogSoftmax(dim=dim)(x).numpy(), tg.log_softmax(x, axis=dim).numpy()
         )
     gradcheck(nn.LogSoftmax(dim=1), [x])
+    gradcheck(nn.Softmax(dim=-1), [x])
     with pytest.raises(
         ValueError, match=r"pass the axis to normalise over, e.g. Softmax\(dim=-1\)"
     ):
