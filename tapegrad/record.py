@@ -51,8 +51,8 @@ def record(
         if not targets:
             return
     dtype = output.data.dtype
-    if dtype is not _FLOAT64 and not backend.is_real_floating(dtype):
-        return  # integer, boolean and complex results carry no gradient
+    if dtype is not _FLOAT64 and dtype is not _FLOAT32 and not _carries_gradient(primitive, dtype):
+        return  # integer and boolean results carry no gradient
     if len(inputs) > primitive.ruled_inputs:
         _check_rules(primitive, inputs, targets)
     versions: tuple[tuple[int, int], ...] = ()
@@ -92,8 +92,23 @@ def _watch_read_variables(
                 tape._add_watched(inputs[k])
 
 
-_FLOAT64 = np.dtype(np.float64)  # the commonest result: no need to ask the backend
+# The commonest results: no need to ask the backend.
+_FLOAT64, _FLOAT32 = np.dtype(np.float64), np.dtype(np.float32)
 _getframe = sys._getframe
+
+
+def _carries_gradient(primitive: Any, dtype: Any) -> bool:
+    """Whether a result of ``dtype`` is recorded: floating ones, real or complex. A complex
+    result of an op whose rules hold for real values only raises TypeError."""
+    if backend.is_complex(dtype):
+        if not primitive.complex_rules:
+            raise TypeError(
+                f"{primitive.name}: no gradient for complex values ({dtype} result): it orders "
+                "values, and complex numbers have no order (NumPy compares them "
+                "lexicographically); apply it to tg.real(z) or tg.abs(z) instead"
+            )
+        return True
+    return backend.is_real_floating(dtype)
 
 
 def _recording_tapes(

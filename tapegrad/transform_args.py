@@ -51,11 +51,11 @@ def _fresh(leaf: Any, what: str, position: int) -> Tensor | None:
     if leaf is None:
         return None
     t = leaf if isinstance(leaf, Tensor) else tensor(leaf)
-    if not backend.is_real_floating(t.dtype):
+    if not backend.is_floating(t.dtype):
         raise TypeError(
             f"{what}: argument {position} holds a {t.dtype} value of shape {t.shape}; only "
-            "real floating-point arguments can be differentiated (write 2.0, not 2, or use "
-            ".astype)"
+            "floating-point (real or complex) arguments can be differentiated (write 2.0, "
+            "not 2, or use .astype)"
         )
     return _identity(t)
 
@@ -130,7 +130,10 @@ def scalar_output(output: Any, what: str) -> Tensor:
             "use tg.jacobian or tg.vjp for non-scalar outputs"
         )
     if not backend.is_real_floating(value.dtype):
-        raise TypeError(f"{what}: f must return a real floating-point scalar, got {value.dtype}")
+        raise TypeError(
+            f"{what}: f must return a real floating-point scalar (the loss must be real), "
+            f"got {value.dtype}"
+        )
     return value
 
 

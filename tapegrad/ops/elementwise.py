@@ -1,7 +1,9 @@
 """Elementwise functions: exp log log1p expm1 sqrt square sin cos tan tanh sinh cosh arctan
 sigmoid relu softplus.
 
-Rules reuse the forward output (``ans``) where the derivative is a function of it.
+Rules reuse the forward output (``ans``) where the derivative is a function of it. For
+complex values each rule is ``g * conj(f'(z))`` (docs/complex.md); relu and softplus
+order values, so they have no complex gradient.
 """
 
 from __future__ import annotations
@@ -10,13 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import ops
-from tapegrad.ops.primitive import Primitive
+from tapegrad import backend, ops
+from tapegrad.ops.primitive import Primitive, conjugated
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 
-_exp = Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp).defvjp(lambda g, ans, x: g * ans)
+_exp = Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp).defvjp(
+    lambda g, ans, x: g * conjugated(ans)
+)
 
 
 def exp(x: ArrayLike) -> Tensor:
@@ -24,7 +28,9 @@ def exp(x: ArrayLike) -> Tensor:
     return _exp._unary(x)
 
 
-_log = Primitive("log", lambda xp, x: xp.log(x), numpy=np.log).defvjp(lambda g, ans, x: g / x)
+_log = Primitive("log", lambda xp, x: xp.log(x), numpy=np.log).defvjp(
+    lambda g, ans, x: g / conjugated(x)
+)
 
 
 def log(x: ArrayLike) -> Tensor:
@@ -33,7 +39,7 @@ def log(x: ArrayLike) -> Tensor:
 
 
 _log1p = Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p).defvjp(
-    lambda g, ans, x: g / (x + 1.0)
+    lambda g, ans, x: g / conjugated(x + 1.0)
 )
 
 
@@ -43,7 +49,7 @@ def log1p(x: ArrayLike) -> Tensor:
 
 
 _expm1 = Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1).defvjp(
-    lambda g, ans, x: g * (ans + 1.0)
+    lambda g, ans, x: g * conjugated(ans + 1.0)
 )
 
 
@@ -53,7 +59,7 @@ def expm1(x: ArrayLike) -> Tensor:
 
 
 _sqrt = Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt).defvjp(
-    lambda g, ans, x: g / (ans * 2.0)
+    lambda g, ans, x: g / conjugated(ans * 2.0)
 )
 
 
@@ -63,7 +69,7 @@ def sqrt(x: ArrayLike) -> Tensor:
 
 
 _square = Primitive("square", lambda xp, x: xp.square(x), numpy=np.square).defvjp(
-    lambda g, ans, x: g * (x * 2.0)
+    lambda g, ans, x: g * conjugated(x * 2.0)
 )
 
 
@@ -73,7 +79,7 @@ def square(x: ArrayLike) -> Tensor:
 
 
 _sin = Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin).defvjp(
-    lambda g, ans, x: g * ops.cos(x)
+    lambda g, ans, x: g * conjugated(ops.cos(x))
 )
 
 
@@ -83,7 +89,7 @@ def sin(x: ArrayLike) -> Tensor:
 
 
 _cos = Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos).defvjp(
-    lambda g, ans, x: -g * ops.sin(x)
+    lambda g, ans, x: -g * conjugated(ops.sin(x))
 )
 
 
@@ -94,7 +100,7 @@ def cos(x: ArrayLike) -> Tensor:
 
 # d tan = 1 + tan**2
 _tan = Primitive("tan", lambda xp, x: xp.tan(x), numpy=np.tan).defvjp(
-    lambda g, ans, x: g * (ans * ans + 1.0)
+    lambda g, ans, x: g * conjugated(ans * ans + 1.0)
 )
 
 
@@ -105,7 +111,7 @@ def tan(x: ArrayLike) -> Tensor:
 
 # d tanh = 1 - tanh**2
 _tanh = Primitive("tanh", lambda xp, x: xp.tanh(x), numpy=np.tanh).defvjp(
-    lambda g, ans, x: g * (1.0 - ans * ans)
+    lambda g, ans, x: g * conjugated(1.0 - ans * ans)
 )
 
 
@@ -115,7 +121,7 @@ def tanh(x: ArrayLike) -> Tensor:
 
 
 _sinh = Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh).defvjp(
-    lambda g, ans, x: g * ops.cosh(x)
+    lambda g, ans, x: g * conjugated(ops.cosh(x))
 )
 
 
@@ -125,7 +131,7 @@ def sinh(x: ArrayLike) -> Tensor:
 
 
 _cosh = Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh).defvjp(
-    lambda g, ans, x: g * ops.sinh(x)
+    lambda g, ans, x: g * conjugated(ops.sinh(x))
 )
 
 
@@ -135,7 +141,7 @@ def cosh(x: ArrayLike) -> Tensor:
 
 
 _arctan = Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan).defvjp(
-    lambda g, ans, x: g / (x * x + 1.0)
+    lambda g, ans, x: g / conjugated(x * x + 1.0)
 )
 
 
@@ -145,13 +151,18 @@ def arctan(x: ArrayLike) -> Tensor:
 
 
 def _sigmoid_forward(xp: Any, x: Any) -> Any:
+    if isinstance(x, complex) or backend.is_complex(getattr(x, "dtype", None)):
+        # As PyTorch's; it has poles at i pi (2k + 1).
+        return 1.0 / (1.0 + xp.exp(-x))
     # exp(-|x|) never overflows; each branch is accurate on its side of 0.
     e = xp.exp(-xp.abs(x))
     return xp.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 # d sigmoid = sigmoid * (1 - sigmoid)
-_sigmoid = Primitive("sigmoid", _sigmoid_forward).defvjp(lambda g, ans, x: g * (ans * (1.0 - ans)))
+_sigmoid = Primitive("sigmoid", _sigmoid_forward).defvjp(
+    lambda g, ans, x: g * conjugated(ans * (1.0 - ans))
+)
 
 
 def sigmoid(x: ArrayLike) -> Tensor:
@@ -163,7 +174,7 @@ def sigmoid(x: ArrayLike) -> Tensor:
 # ~20x slower on a random mask. The two differ only where g is inf or nan at x <= 0.
 # The mask reads the output: max(x, 0) > 0 exactly where x > 0 (nan included), and a
 # rule that needs only the output does not need the input kept.
-_relu = Primitive("relu", lambda xp, x: xp.maximum(x, 0)).defvjp(
+_relu = Primitive("relu", lambda xp, x: xp.maximum(x, 0), complex_rules=False).defvjp(
     lambda g, ans, x: g * ops.astype(ops.greater(ans, 0), g.dtype)
 )
 # NumPy multiplies by a boolean mask directly: one pass less than the cast.
@@ -176,7 +187,7 @@ def relu(x: ArrayLike) -> Tensor:
 
 
 # d softplus = sigmoid
-_softplus = Primitive("softplus", lambda xp, x: xp.logaddexp(x, 0.0)).defvjp(
+_softplus = Primitive("softplus", lambda xp, x: xp.logaddexp(x, 0.0), complex_rules=False).defvjp(
     lambda g, ans, x: g * ops.sigmoid(x)
 )
 

@@ -35,6 +35,8 @@ class Primitive:
     ``forward(xp, *arrays, **params)`` computes the result in the inputs' array
     namespace ``xp``; ``numpy``, when given, is the one NumPy function that forward
     is on NumPy arrays (``np.tanh`` for ``lambda xp, x: xp.tanh(x)``), called directly.
+    ``complex_rules=False`` marks an op whose rules hold for real values only (one that
+    orders values, as ``max`` does): recording it on complex values raises TypeError.
 
     >>> import tapegrad as tg
     >>> cube = tg.Primitive("cube", lambda xp, x: x**3).defvjp(lambda g, ans, x: g * 3 * x**2)
@@ -49,6 +51,7 @@ class Primitive:
     __slots__ = (
         "name", "forward", "numpy_forward", "vjps", "argnum_rule", "argnum_rules",
         "same_shape_vjps", "ruled_inputs", "differentiable", "explain", "replayable",
+        "complex_rules",
     )  # fmt: skip
 
     def __init__(
@@ -59,6 +62,7 @@ class Primitive:
         explain: Callable[..., str] | None = None,
         replayable: bool = True,
         numpy: Callable[..., Any] | None = None,
+        complex_rules: bool = True,
     ) -> None:
         self.name = name
         self.forward = forward
@@ -75,6 +79,7 @@ class Primitive:
         # False for one-off primitives whose forward and rule close over one call's values
         # (custom_gradient): tg.compile refuses to record them.
         self.replayable = replayable
+        self.complex_rules = complex_rules
 
     def defvjp(self, *rules: Rule | None) -> Primitive:
         """Declare one VJP rule per positional input (None: that input has no gradient)."""
@@ -92,9 +97,10 @@ class Primitive:
     def defvjp_same_shape(self, *rules: Rule) -> Primitive:
         """Shortcut rules for raw NumPy arrays, one per input, valid when that input has
         the output's shape (so no unbroadcast). The sweep uses them only on NumPy arrays
-        when nothing records, calls them without params (primitives that have params get
-        none), and trusts them to return the cotangent's shape (it checks only the
-        dtype); tests/test_fast_rules.py checks them against the general rules."""
+        of real results when nothing records (so they need no complex conjugates), calls
+        them without params (primitives that have params get none), and trusts them to
+        return the cotangent's shape (it checks only the dtype); tests/test_fast_rules.py
+        checks them against the general rules."""
         self.same_shape_vjps = rules
         return self
 
@@ -254,6 +260,30 @@ def unbroadcast(g: Any, shape: tuple[int, ...]) -> Any:
     from tapegrad.ops.shape import reshape
 
     return reshape(_sum(g, axis=axes), shape)
+
+
+# What has a ``conjugate`` method that returns the value itself when it is real (NumPy
+# arrays too, without a copy; checked first, as the raw sweep's commonest case).
+_CONJUGATES = (Tensor, int, float, complex, np.generic)
+
+
+def conjugated(x: Any) -> Any:
+    """The complex conjugate of ``x`` inside a gradient rule; ``x`` itself when it is real.
+
+    Rules take the convention ``g * conj(f'(z))`` (see docs/complex.md). A NumPy array
+    stays a NumPy array (the sweep's raw mode), a Tensor records ``conj``.
+
+    >>> import numpy as np
+    >>> from tapegrad.ops.primitive import conjugated
+    >>> a = np.ones(2)
+    >>> conjugated(a) is a, conjugated(np.array([1 + 2j])).tolist()
+    (True, [(1-2j)])
+    """
+    if type(x) is _ndarray or isinstance(x, _CONJUGATES):
+        return x.conjugate()
+    from tapegrad.ops.complex import conj  # another library's array
+
+    return conj(x)
 
 
 def raw(x: Any) -> Any:
