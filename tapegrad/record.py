@@ -8,6 +8,7 @@ tapegrad/tape.py).
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -51,8 +52,10 @@ def record(
         if not targets:
             return
     dtype = output.data.dtype
-    if dtype is not _FLOAT64 and dtype is not _FLOAT32 and not _carries_gradient(primitive, dtype):
-        return  # integer and boolean results carry no gradient
+    if dtype is not _FLOAT64 and dtype is not _FLOAT32:
+        primitive = _recorded_form(primitive, dtype)
+        if primitive is None:
+            return  # integer and boolean results carry no gradient
     if len(inputs) > primitive.ruled_inputs:
         _check_rules(primitive, inputs, targets)
     versions: tuple[tuple[int, int], ...] = ()
@@ -97,18 +100,36 @@ _FLOAT64, _FLOAT32 = np.dtype(np.float64), np.dtype(np.float32)
 _getframe = sys._getframe
 
 
-def _carries_gradient(primitive: Any, dtype: Any) -> bool:
-    """Whether a result of ``dtype`` is recorded: floating ones, real or complex. A complex
-    result of an op whose rules hold for real values only raises TypeError."""
-    if backend.is_complex(dtype):
-        if not primitive.complex_rules:
-            raise TypeError(
-                f"{primitive.name}: no gradient for complex values ({dtype} result): it orders "
-                "values, and complex numbers have no order (NumPy compares them "
-                "lexicographically); apply it to tg.real(z) or tg.abs(z) instead"
-            )
-        return True
-    return backend.is_real_floating(dtype)
+def _recorded_form(primitive: Any, dtype: Any) -> Any:
+    """What an entry with a result of ``dtype`` records: ``primitive``, None for results
+    with no gradient (integers, booleans), and for complex results a copy without the
+    shortcut rules, which are for real values (they take no complex conjugates). A
+    complex result of an op whose rules hold for real values only raises TypeError."""
+    if backend.is_real_floating(dtype):
+        return primitive
+    if not backend.is_complex(dtype):
+        return None
+    if not primitive.complex_rules:
+        raise complex_rules_error(primitive, dtype)
+    if primitive.same_shape_vjps is None:
+        return primitive
+    form = _complex_forms.get(primitive)
+    if form is None:
+        form = _complex_forms[primitive] = copy.copy(primitive)
+        form.same_shape_vjps = None
+    return form
+
+
+_complex_forms: dict[Any, Any] = {}  # primitive -> the same without its shortcut rules
+
+
+def complex_rules_error(primitive: Any, dtype: Any) -> TypeError:
+    """The error for differentiating an op that orders values (max, ...) on complex values."""
+    return TypeError(
+        f"{primitive.name}: no gradient for complex values ({dtype} result): it orders "
+        "values, and complex numbers have no order (NumPy compares them "
+        "lexicographically); apply it to tg.real(z) or tg.abs(z) instead"
+    )
 
 
 def _recording_tapes(

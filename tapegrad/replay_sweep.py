@@ -113,7 +113,7 @@ class _Plan:
             for position, a in enumerate(step.args):
                 rule = step.primitive.rule(position) if a in depends else None
                 if rule is not None:
-                    if (  # as the eager raw sweep: real NumPy results of the same shape
+                    if (  # as record(): shortcut rules are for real values
                         shortcuts is not None
                         and type(env[a]) is _ndarray
                         and env[a].shape == env[step.out].shape

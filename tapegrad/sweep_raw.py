@@ -82,8 +82,8 @@ def sweep_raw(
             continue
         ans = output.data
         shortcuts = primitive.same_shape_vjps
-        if shortcuts is not None:  # real results only: the shortcuts take no conjugates
-            shape = ans.shape if ans.dtype.kind != "c" else None
+        if shortcuts is not None:
+            shape = ans.shape
         vjps = primitive.vjps
         k = -1
         for x in inputs:  # counted by hand: enumerate's pairs cost ~1% of a small-op chain

@@ -2,8 +2,10 @@
 sigmoid relu softplus.
 
 Rules reuse the forward output (``ans``) where the derivative is a function of it. For
-complex values each rule is ``g * conj(f'(z))`` (docs/complex.md); relu and softplus
-order values, so they have no complex gradient.
+complex values each rule is ``g * conj(f'(z))`` (docs/complex.md), written with the
+``conjugate()`` method: the values it is called on are arrays or Tensors, which return
+themselves when real (no copy, nothing recorded). relu and softplus order values, so
+they have no complex gradient.
 """
 
 from __future__ import annotations
@@ -13,13 +15,13 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend, ops
-from tapegrad.ops.primitive import Primitive, conjugated
+from tapegrad.ops.primitive import Primitive
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 
 _exp = Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp).defvjp(
-    lambda g, ans, x: g * conjugated(ans)
+    lambda g, ans, x: g * ans.conjugate()
 )
 
 
@@ -29,7 +31,7 @@ def exp(x: ArrayLike) -> Tensor:
 
 
 _log = Primitive("log", lambda xp, x: xp.log(x), numpy=np.log).defvjp(
-    lambda g, ans, x: g / conjugated(x)
+    lambda g, ans, x: g / x.conjugate()
 )
 
 
@@ -39,7 +41,7 @@ def log(x: ArrayLike) -> Tensor:
 
 
 _log1p = Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p).defvjp(
-    lambda g, ans, x: g / conjugated(x + 1.0)
+    lambda g, ans, x: g / (x + 1.0).conjugate()
 )
 
 
@@ -49,7 +51,7 @@ def log1p(x: ArrayLike) -> Tensor:
 
 
 _expm1 = Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1).defvjp(
-    lambda g, ans, x: g * conjugated(ans + 1.0)
+    lambda g, ans, x: g * (ans + 1.0).conjugate()
 )
 
 
@@ -59,7 +61,7 @@ def expm1(x: ArrayLike) -> Tensor:
 
 
 _sqrt = Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt).defvjp(
-    lambda g, ans, x: g / conjugated(ans * 2.0)
+    lambda g, ans, x: g / (ans * 2.0).conjugate()
 )
 
 
@@ -69,7 +71,7 @@ def sqrt(x: ArrayLike) -> Tensor:
 
 
 _square = Primitive("square", lambda xp, x: xp.square(x), numpy=np.square).defvjp(
-    lambda g, ans, x: g * conjugated(x * 2.0)
+    lambda g, ans, x: g * (x * 2.0).conjugate()
 )
 
 
@@ -79,7 +81,7 @@ def square(x: ArrayLike) -> Tensor:
 
 
 _sin = Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin).defvjp(
-    lambda g, ans, x: g * conjugated(ops.cos(x))
+    lambda g, ans, x: g * ops.cos(x).conjugate()
 )
 
 
@@ -89,7 +91,7 @@ def sin(x: ArrayLike) -> Tensor:
 
 
 _cos = Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos).defvjp(
-    lambda g, ans, x: -g * conjugated(ops.sin(x))
+    lambda g, ans, x: -g * ops.sin(x).conjugate()
 )
 
 
@@ -100,7 +102,7 @@ def cos(x: ArrayLike) -> Tensor:
 
 # d tan = 1 + tan**2
 _tan = Primitive("tan", lambda xp, x: xp.tan(x), numpy=np.tan).defvjp(
-    lambda g, ans, x: g * conjugated(ans * ans + 1.0)
+    lambda g, ans, x: g * (ans * ans + 1.0).conjugate()
 )
 
 
@@ -111,7 +113,7 @@ def tan(x: ArrayLike) -> Tensor:
 
 # d tanh = 1 - tanh**2
 _tanh = Primitive("tanh", lambda xp, x: xp.tanh(x), numpy=np.tanh).defvjp(
-    lambda g, ans, x: g * conjugated(1.0 - ans * ans)
+    lambda g, ans, x: g * (1.0 - ans * ans).conjugate()
 )
 
 
@@ -121,7 +123,7 @@ def tanh(x: ArrayLike) -> Tensor:
 
 
 _sinh = Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh).defvjp(
-    lambda g, ans, x: g * conjugated(ops.cosh(x))
+    lambda g, ans, x: g * ops.cosh(x).conjugate()
 )
 
 
@@ -131,7 +133,7 @@ def sinh(x: ArrayLike) -> Tensor:
 
 
 _cosh = Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh).defvjp(
-    lambda g, ans, x: g * conjugated(ops.sinh(x))
+    lambda g, ans, x: g * ops.sinh(x).conjugate()
 )
 
 
@@ -141,7 +143,7 @@ def cosh(x: ArrayLike) -> Tensor:
 
 
 _arctan = Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan).defvjp(
-    lambda g, ans, x: g / conjugated(x * x + 1.0)
+    lambda g, ans, x: g / (x * x + 1.0).conjugate()
 )
 
 
@@ -161,7 +163,7 @@ def _sigmoid_forward(xp: Any, x: Any) -> Any:
 
 # d sigmoid = sigmoid * (1 - sigmoid)
 _sigmoid = Primitive("sigmoid", _sigmoid_forward).defvjp(
-    lambda g, ans, x: g * conjugated(ans * (1.0 - ans))
+    lambda g, ans, x: g * (ans * (1.0 - ans)).conjugate()
 )
 
 

@@ -96,11 +96,12 @@ class Primitive:
 
     def defvjp_same_shape(self, *rules: Rule) -> Primitive:
         """Shortcut rules for raw NumPy arrays, one per input, valid when that input has
-        the output's shape (so no unbroadcast). The sweep uses them only on NumPy arrays
-        of real results when nothing records (so they need no complex conjugates), calls
-        them without params (primitives that have params get none), and trusts them to
-        return the cotangent's shape (it checks only the dtype); tests/test_fast_rules.py
-        checks them against the general rules."""
+        the output's shape (so no unbroadcast), for real values (they take no complex
+        conjugates: an entry with a complex result is recorded without them). The sweep
+        uses them only on NumPy arrays when nothing records, calls them without params
+        (primitives that have params get none), and trusts them to return the cotangent's
+        shape (it checks only the dtype); tests/test_fast_rules.py checks them against
+        the general rules."""
         self.same_shape_vjps = rules
         return self
 
