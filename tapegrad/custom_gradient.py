@@ -164,8 +164,8 @@ class _Backward:
                 f"custom_gradient {self.name}: grad_fn returned a gradient of shape "
                 f"{shape_of(gradient)} for {self._describe(k)} of shape {x.shape}"
             )
-        if not isinstance(gradient, Tensor):
-            gradient = ops.asarray(gradient, dtype=x.dtype, like=x)
+        if not isinstance(gradient, Tensor):  # the sweep casts it to x's dtype
+            gradient = ops.asarray(gradient, like=x)
         return gradient
 
     def _describe(self, k: int) -> str:

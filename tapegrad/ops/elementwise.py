@@ -4,8 +4,9 @@ sigmoid relu softplus.
 Rules reuse the forward output (``ans``) where the derivative is a function of it. For
 complex values each rule is ``g * conj(f'(z))`` (docs/complex.md), written with the
 ``conjugate()`` method: the values it is called on are arrays or Tensors, which return
-themselves when real (no copy, nothing recorded). relu and softplus order values, so
-they have no complex gradient.
+themselves when real (no copy, nothing recorded). The shortcut rules (the raw sweep's
+path on NumPy arrays, for real values only) are the same formulas in NumPy without the
+conjugate. relu and softplus order values, so they have no complex gradient.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 
-_exp = Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp).defvjp(
-    lambda g, ans, x: g * ans.conjugate()
+_exp = (
+    Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp)
+    .defvjp(lambda g, ans, x: g * ans.conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * ans)
 )
 
 
@@ -30,8 +33,10 @@ def exp(x: ArrayLike) -> Tensor:
     return _exp._unary(x)
 
 
-_log = Primitive("log", lambda xp, x: xp.log(x), numpy=np.log).defvjp(
-    lambda g, ans, x: g / x.conjugate()
+_log = (
+    Primitive("log", lambda xp, x: xp.log(x), numpy=np.log)
+    .defvjp(lambda g, ans, x: g / x.conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g / x)
 )
 
 
@@ -40,8 +45,10 @@ def log(x: ArrayLike) -> Tensor:
     return _log._unary(x)
 
 
-_log1p = Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p).defvjp(
-    lambda g, ans, x: g / (x + 1.0).conjugate()
+_log1p = (
+    Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p)
+    .defvjp(lambda g, ans, x: g / (x + 1.0).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g / (x + 1.0))
 )
 
 
@@ -50,8 +57,10 @@ def log1p(x: ArrayLike) -> Tensor:
     return _log1p._unary(x)
 
 
-_expm1 = Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1).defvjp(
-    lambda g, ans, x: g * (ans + 1.0).conjugate()
+_expm1 = (
+    Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1)
+    .defvjp(lambda g, ans, x: g * (ans + 1.0).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * (ans + 1.0))
 )
 
 
@@ -60,8 +69,10 @@ def expm1(x: ArrayLike) -> Tensor:
     return _expm1._unary(x)
 
 
-_sqrt = Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt).defvjp(
-    lambda g, ans, x: g / (ans * 2.0).conjugate()
+_sqrt = (
+    Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt)
+    .defvjp(lambda g, ans, x: g / (ans * 2.0).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g / (ans * 2.0))
 )
 
 
@@ -70,8 +81,10 @@ def sqrt(x: ArrayLike) -> Tensor:
     return _sqrt._unary(x)
 
 
-_square = Primitive("square", lambda xp, x: xp.square(x), numpy=np.square).defvjp(
-    lambda g, ans, x: g * (x * 2.0).conjugate()
+_square = (
+    Primitive("square", lambda xp, x: xp.square(x), numpy=np.square)
+    .defvjp(lambda g, ans, x: g * (x * 2.0).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * (x * 2.0))
 )
 
 
@@ -80,8 +93,10 @@ def square(x: ArrayLike) -> Tensor:
     return _square._unary(x)
 
 
-_sin = Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin).defvjp(
-    lambda g, ans, x: g * ops.cos(x).conjugate()
+_sin = (
+    Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin)
+    .defvjp(lambda g, ans, x: g * ops.cos(x).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * np.cos(x))
 )
 
 
@@ -90,8 +105,10 @@ def sin(x: ArrayLike) -> Tensor:
     return _sin._unary(x)
 
 
-_cos = Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos).defvjp(
-    lambda g, ans, x: -g * ops.sin(x).conjugate()
+_cos = (
+    Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos)
+    .defvjp(lambda g, ans, x: -g * ops.sin(x).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: -g * np.sin(x))
 )
 
 
@@ -101,8 +118,10 @@ def cos(x: ArrayLike) -> Tensor:
 
 
 # d tan = 1 + tan**2
-_tan = Primitive("tan", lambda xp, x: xp.tan(x), numpy=np.tan).defvjp(
-    lambda g, ans, x: g * (ans * ans + 1.0).conjugate()
+_tan = (
+    Primitive("tan", lambda xp, x: xp.tan(x), numpy=np.tan)
+    .defvjp(lambda g, ans, x: g * (ans * ans + 1.0).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * (ans * ans + 1.0))
 )
 
 
@@ -112,8 +131,10 @@ def tan(x: ArrayLike) -> Tensor:
 
 
 # d tanh = 1 - tanh**2
-_tanh = Primitive("tanh", lambda xp, x: xp.tanh(x), numpy=np.tanh).defvjp(
-    lambda g, ans, x: g * (1.0 - ans * ans).conjugate()
+_tanh = (
+    Primitive("tanh", lambda xp, x: xp.tanh(x), numpy=np.tanh)
+    .defvjp(lambda g, ans, x: g * (1.0 - ans * ans).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * (1.0 - ans * ans))
 )
 
 
@@ -122,8 +143,10 @@ def tanh(x: ArrayLike) -> Tensor:
     return _tanh._unary(x)
 
 
-_sinh = Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh).defvjp(
-    lambda g, ans, x: g * ops.cosh(x).conjugate()
+_sinh = (
+    Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh)
+    .defvjp(lambda g, ans, x: g * ops.cosh(x).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * np.cosh(x))
 )
 
 
@@ -132,8 +155,10 @@ def sinh(x: ArrayLike) -> Tensor:
     return _sinh._unary(x)
 
 
-_cosh = Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh).defvjp(
-    lambda g, ans, x: g * ops.sinh(x).conjugate()
+_cosh = (
+    Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh)
+    .defvjp(lambda g, ans, x: g * ops.sinh(x).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * np.sinh(x))
 )
 
 
@@ -142,8 +167,10 @@ def cosh(x: ArrayLike) -> Tensor:
     return _cosh._unary(x)
 
 
-_arctan = Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan).defvjp(
-    lambda g, ans, x: g / (x * x + 1.0).conjugate()
+_arctan = (
+    Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan)
+    .defvjp(lambda g, ans, x: g / (x * x + 1.0).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g / (x * x + 1.0))
 )
 
 
@@ -162,8 +189,10 @@ def _sigmoid_forward(xp: Any, x: Any) -> Any:
 
 
 # d sigmoid = sigmoid * (1 - sigmoid)
-_sigmoid = Primitive("sigmoid", _sigmoid_forward).defvjp(
-    lambda g, ans, x: g * (ans * (1.0 - ans)).conjugate()
+_sigmoid = (
+    Primitive("sigmoid", _sigmoid_forward)
+    .defvjp(lambda g, ans, x: g * (ans * (1.0 - ans)).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * (ans * (1.0 - ans)))
 )
 
 

@@ -5,6 +5,11 @@ An optimizer holds a list of Variables and, per Variable, a little state
 takes one gradient per Variable, in order, skipping ``None``. Updates work on
 the backend arrays and go through ``Variable.assign``, outside any tape.
 Hyperparameters are Python floats, so a float32 Variable stays float32.
+
+Complex Variables train as PyTorch's do: the gradient is dL/dx + i dL/dy
+(docs/complex.md), so the linear updates hold as written, and the elementwise
+nonlinear ones (Adam's squares, square roots and quotients) treat the real and the
+imaginary part as two real parameters (:func:`_componentwise`).
 """
 
 from __future__ import annotations
@@ -89,6 +94,14 @@ class Optimizer:
     def _updated(self, xp: Any, p: Any, g: Any, state: dict[str, Any], lr: float) -> Any:
         """The new value of a parameter ``p`` with gradient ``g``."""
         raise NotImplementedError(f"{type(self).__name__} does not define its update rule")
+
+
+def _componentwise(xp: Any, f: Callable[..., Any], *arrays: Any) -> Any:
+    """``f(*arrays)``; for complex arrays, ``f`` of the real parts plus ``i`` times ``f`` of
+    the imaginary parts: a complex parameter as two real ones (PyTorch's view_as_real)."""
+    if not backend.is_complex(arrays[0].dtype):
+        return f(*arrays)
+    return f(*(xp.real(a) for a in arrays)) + f(*(xp.imag(a) for a in arrays)) * 1j
 
 
 def _check_range(op: str, name: str, value: float, low: float, high: float = math.inf) -> None:
@@ -189,12 +202,15 @@ class Adam(Optimizer):
         m = state.get("exp_avg")
         v = state.get("exp_avg_sq")
         m = (1.0 - beta1) * g if m is None else beta1 * m + (1.0 - beta1) * g
-        v = (1.0 - beta2) * (g * g) if v is None else beta2 * v + (1.0 - beta2) * (g * g)
+        square = _componentwise(xp, lambda a: a * a, g)
+        v = (1.0 - beta2) * square if v is None else beta2 * v + (1.0 - beta2) * square
         state["exp_avg"], state["exp_avg_sq"] = m, v
         t = state["step"]
         step_size = lr / (1.0 - beta1**t)
-        denominator = xp.sqrt(v) / math.sqrt(1.0 - beta2**t) + self.eps
-        return p - step_size * (m / denominator)
+        correction = math.sqrt(1.0 - beta2**t)
+        return p - step_size * _componentwise(
+            xp, lambda m, v: m / (xp.sqrt(v) / correction + self.eps), m, v
+        )
 
 
 class AdamW(Adam):
