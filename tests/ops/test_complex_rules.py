@@ -155,6 +155,8 @@ def test_reduction_value_and_gradient(op, reference, domain, backend, data):
     assert_matches(op(z, axis=axis), reference(z.numpy(), axis=axis), rtol=1e-10, atol=1e-12)
     gradcheck(lambda a: op(a, axis=axis), [z])
     gradgradcheck(lambda a: op(a, axis=axis, keepdims=True), [z])
+    x = backend.tensor(np.real(z.numpy()) + (0.5 if domain == "nonzero" else 0.0))
+    gradcheck(lambda a: tg.real(op(a * ROTATION, axis=axis) * (0.3 - 0.7j)), [x])
 
 
 @given(data=tst.st.data())
@@ -189,6 +191,10 @@ def test_products(backend, data):
         gradcheck(tg.dot, [z, w])
     assert_matches(tg.outer(z, w), np.outer(z.numpy(), w.numpy()), rtol=1e-12)
     gradcheck(tg.outer, [z, w])
+    # a real operand, promoted by the product itself: its gradient is real
+    x = backend.tensor(np.real(z.numpy()))
+    gradcheck(tg.matmul, [x, w])
+    gradcheck(tg.outer, [x, w])
 
 
 @given(data=tst.st.data())
@@ -224,6 +230,7 @@ LINEAR = {
     "take": lambda z: tg.take(z, [1, 1, 0], axis=1),
     "take_along_axis": lambda z: tg.take_along_axis(z, np.array([[0, 0], [2, 1]]), axis=1),
     "where": lambda z: tg.where(tg.real(z) > 0.5, z, z * z),
+    "to_device": lambda z: tg.to_device(z, "cpu"),
 }
 
 
@@ -236,6 +243,8 @@ def test_shape_and_indexing(name, backend, data):
     expected = f(tg.tensor(z.numpy()))  # on NumPy arrays: the reference for other backends
     for got, want in zip(_leaves(f(z)), _leaves(expected)):
         np.testing.assert_array_equal(got.numpy(), want.numpy())
+    x = backend.tensor(np.real(z.numpy()))  # a real input through complex values
+    gradcheck(lambda a: [tg.imag(leaf) for leaf in _leaves(f(a * ROTATION))], [x])
 
 
 def _leaves(out):

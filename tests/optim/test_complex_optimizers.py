@@ -110,3 +110,12 @@ def test_complex_least_squares(optimizer_class, options, steps):
     assert math.isclose(losses[-1], best, rel_tol=1e-3)
     tolerance = 1e-2 if optimizer_class is optim.AdamW else 1e-3
     np.testing.assert_allclose(w.numpy(), solution, atol=tolerance)
+
+
+def test_clip_by_global_norm_counts_real_and_imaginary_parts():
+    grads = [tg.tensor(np.array([3j, 0j])), tg.tensor([4.0])]
+    clipped, norm = optim.clip_by_global_norm(grads, 1.0)
+    assert norm.dtype == np.float64 and norm.item() == pytest.approx(5.0)
+    assert clipped[0].dtype == np.complex128
+    np.testing.assert_allclose(clipped[0].numpy(), [0.6j, 0])
+    np.testing.assert_allclose(clipped[1].numpy(), [0.8])
