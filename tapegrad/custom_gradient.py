@@ -23,6 +23,7 @@ from tapegrad.sweep_raw import current_sweep
 from tapegrad.tape import GradientTape, _flatten, active_tapes
 from tapegrad.tensor import Tensor, Variable
 from tapegrad.transform_args import undo_on_error
+from tapegrad.wording import count
 
 
 def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -38,7 +39,8 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
     as in TensorFlow.
 
     ``grad_fn`` is written with tapegrad ops, so an outer tape records it and its
-    derivatives (second order and up) are available.
+    derivatives (second order and up) are available. On complex values, the cotangents
+    it gets and the gradients it returns follow docs/complex.md (``dL/dx + i dL/dy``).
 
     >>> import tapegrad as tg
     >>> @tg.custom_gradient
@@ -73,7 +75,9 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
             outputs = _flatten(y)
             backward = _Backward(name, args, inputs, variables, outputs, grad_fn)
             if isinstance(y, Tensor):
-                primitive = Primitive(name, lambda xp, *arrays: y.data, replayable=False)
+                primitive = Primitive(
+                    name, lambda xp, *arrays: y._data, replayable=False, complex_rules=True
+                )
                 return primitive.defvjp_argnum(backward.rule)(*inputs, *variables)
             # Several outputs travel as one flat Tensor: grad_fn sees all their cotangents at once.
             dtypes = {o.dtype for o in outputs}
@@ -82,7 +86,12 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
                     f"custom_gradient {name}: the outputs must share one dtype, got "
                     f"{sorted(str(d) for d in dtypes)}"
                 )
-            primitive = Primitive(name, lambda xp, *arrays: _concat_flat(outputs), replayable=False)
+            primitive = Primitive(
+                name,
+                lambda xp, *arrays: _concat_flat(outputs),
+                replayable=False,
+                complex_rules=True,
+            )
             packed = primitive.defvjp_argnum(backward.rule)(*inputs, *variables)
             return _pack(y, iter(_unpack(packed, outputs)))
 
@@ -114,8 +123,8 @@ def _accepts_variables(fn: Callable[..., Any]) -> bool:
 
 
 def _concat_flat(outputs: list[Tensor]) -> Any:
-    xp = backend.namespace(*(o.data for o in outputs))
-    return xp.concat([xp.reshape(o.data, (-1,)) for o in outputs])
+    xp = backend.namespace(*(o._data for o in outputs))
+    return xp.concat([xp.reshape(o._data, (-1,)) for o in outputs])
 
 
 def _unpack(packed: Tensor, like: list[Tensor]) -> list[Tensor]:
@@ -201,7 +210,7 @@ class _Backward:
         elif n == 1:
             per_arg = [grads]
         else:
-            got = f"{len(grads)} values" if isinstance(grads, (tuple, list)) else "one value"
+            got = count(len(grads), "value") if isinstance(grads, (tuple, list)) else "one value"
             raise TypeError(
                 f"custom_gradient {self.name}: grad_fn must return one gradient per input "
                 f"({n}), got {got}"

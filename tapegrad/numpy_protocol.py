@@ -1,16 +1,27 @@
 """NumPy interop: ``np.exp(t)``, ``np.sum(t, axis=0)`` and ``ndarray @ t`` call tapegrad ops.
 
-Two explicit tables map NumPy's ufuncs and functions to tapegrad's. Anything
-not in them raises TypeError naming it: a gradient is never dropped silently.
+Two explicit tables map NumPy's ufuncs and functions to tapegrad's. Ufuncs of other
+libraries (SciPy's special functions) are looked up in a third table that their
+tapegrad module fills. Anything not in them raises TypeError naming it: a gradient
+is never dropped silently.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import inspect
+import sys
 from typing import Any
 
 import numpy as np
+
+# What a user can do about a function tapegrad lacks, appended to the TypeError.
+UNSUPPORTED_HINT = (
+    "; write it with tapegrad ops, or give it a gradient with @tg.custom_gradient or "
+    "tg.Primitive(...).defvjp(...) (docs/extending.md)"
+)
 
 
 @functools.cache
@@ -110,6 +121,44 @@ def _functions(ops: Any) -> dict[Any, Any]:
     }
 
 
+# Ufuncs from outside NumPy -> tapegrad functions. tapegrad.scipy.special registers
+# scipy.special's here; it is imported on the first such ufunc called on a Tensor, so
+# ``scipy.special.gammaln(t)`` records without the user importing tapegrad.scipy.
+_foreign_ufuncs: dict[Any, Any] = {}
+_FOREIGN_UFUNC_MODULES = ("tapegrad.scipy.special",)
+
+
+def register_ufuncs(table: dict[Any, Any]) -> None:
+    """Let ``ufunc(tensor)`` call ``table[ufunc]`` for ufuncs that are not NumPy's."""
+    _foreign_ufuncs.update(table)
+
+
+def _foreign_ufunc(ufunc: Any) -> Any:
+    if getattr(np, ufunc.__name__, None) is ufunc:
+        return None  # NumPy's own: only the first table holds those
+    if ufunc not in _foreign_ufuncs and _scipy_installed():
+        for module in _FOREIGN_UFUNC_MODULES:
+            importlib.import_module(module)
+    return _foreign_ufuncs.get(ufunc)
+
+
+def _scipy_installed() -> bool:
+    try:  # scipy.special, not scipy: a directory named scipy on sys.path is not SciPy
+        return importlib.util.find_spec("scipy.special") is not None
+    except ImportError:
+        return False
+
+
+def _ufunc_name(ufunc: Any) -> str:
+    """``numpy.exp``, ``scipy.special.gammaln``: where the user found the ufunc."""
+    name = ufunc.__name__
+    if getattr(np, name, None) is ufunc:
+        return f"numpy.{name}"
+    if getattr(sys.modules.get("scipy.special"), name, None) is ufunc:
+        return f"scipy.special.{name}"
+    return name
+
+
 def _reject_out(name: str, kwargs: dict[str, Any]) -> None:
     if kwargs.pop("out", None) is not None:
         raise TypeError(f"numpy.{name}(out=...) is not supported: Tensors are immutable")
@@ -118,14 +167,15 @@ def _reject_out(name: str, kwargs: dict[str, Any]) -> None:
 def array_ufunc(ufunc: Any, method: str, inputs: tuple, kwargs: dict[str, Any]) -> Any:
     """``Tensor.__array_ufunc__``."""
     op = _tables()[0].get(ufunc)
+    if op is None and method == "__call__":
+        op = _foreign_ufunc(ufunc)
     if op is None or method != "__call__":
-        what = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
-        raise TypeError(f"tapegrad does not support numpy.{what} on Tensors")
+        what = _ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
+        raise TypeError(f"tapegrad does not support {what} on Tensors{UNSUPPORTED_HINT}")
     _reject_out(ufunc.__name__, kwargs)
     if kwargs:
         raise TypeError(
-            f"numpy.{ufunc.__name__}: keyword arguments {sorted(kwargs)} are not supported "
-            "on Tensors"
+            f"{_ufunc_name(ufunc)}: keyword arguments {sorted(kwargs)} are not supported on Tensors"
         )
     return op(*inputs)
 
@@ -136,7 +186,7 @@ def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
     if op is None:
         # func.__module__ says numpy.linalg for np.linalg.svd
         name = f"{func.__module__}.{func.__name__}"
-        raise TypeError(f"tapegrad does not support {name} on Tensors")
+        raise TypeError(f"tapegrad does not support {name} on Tensors{UNSUPPORTED_HINT}")
     _reject_out(func.__name__, kwargs)
     try:
         return op(*args, **kwargs)

@@ -51,7 +51,7 @@ def record(
         targets = _recording_tapes(primitive, inputs, output, params, tapes)
         if not targets:
             return
-    dtype = output.data.dtype
+    dtype = output._data.dtype
     if dtype is not _FLOAT64 and dtype is not _FLOAT32:
         primitive = _recorded_form(primitive, dtype)
         if primitive is None:
@@ -104,12 +104,13 @@ def _recorded_form(primitive: Any, dtype: Any) -> Any:
     """What an entry with a result of ``dtype`` records: ``primitive``, None for results
     with no gradient (integers, booleans), and for complex results a copy without the
     shortcut rules, which are for real values (they take no complex conjugates). A
-    complex result of an op whose rules hold for real values only raises TypeError."""
+    complex result of an op not declared with ``complex_rules=True`` raises (see
+    :func:`complex_rules_error`)."""
     if backend.is_real_floating(dtype):
         return primitive
     if not backend.is_complex(dtype):
         return None
-    if not primitive.complex_rules:
+    if primitive.complex_rules is not True:
         raise complex_rules_error(primitive, dtype)
     if primitive.same_shape_vjps is None:
         return primitive
@@ -123,12 +124,20 @@ def _recorded_form(primitive: Any, dtype: Any) -> Any:
 _complex_forms: dict[Any, Any] = {}  # primitive -> the same without its shortcut rules
 
 
-def complex_rules_error(primitive: Any, dtype: Any) -> TypeError:
-    """The error for differentiating an op that orders values (max, ...) on complex values."""
-    return TypeError(
-        f"{primitive.name}: no gradient for complex values ({dtype} result): it orders "
-        "values, and complex numbers have no order (NumPy compares them "
-        "lexicographically); apply it to tg.real(z) or tg.abs(z) instead"
+def complex_rules_error(primitive: Any, dtype: Any) -> Exception:
+    """The error for differentiating an op on complex values without complex rules:
+    TypeError for one that has none (it orders values), NotImplementedError for one whose
+    rules are written for real values only (``complex_rules`` left None)."""
+    if primitive.complex_rules is False:
+        return TypeError(
+            f"{primitive.name}: no gradient for complex values ({dtype} result): it orders "
+            "values, and complex numbers have no order (NumPy compares them "
+            "lexicographically); apply it to tg.real(z) or tg.abs(z) instead"
+        )
+    return NotImplementedError(
+        f"{primitive.name}: no gradient for complex values ({dtype} result): its gradient "
+        "rules are written for real values; a Primitive whose rules follow tapegrad's "
+        "complex convention says so with complex_rules=True (docs/complex.md)"
     )
 
 

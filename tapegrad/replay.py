@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, debug
+from tapegrad import backend, debug, wording
 from tapegrad.ops.primitive import Primitive
 from tapegrad.record import complex_rules_error, record
 from tapegrad.replay_trace import Guard, Step, Trace
@@ -72,12 +72,16 @@ class Recording:
                 self.outputs.append(("constant", leaf))  # untraced values, and Variables
         from tapegrad.replay_sweep import compiled_vjp
 
-        self.primitive = Primitive(f"compiled[{name}]", _never_called).defvjp_argnum(compiled_vjp)
-        # Steps that order complex values (max...): record() refuses to differentiate them.
-        self.unordered = [
+        # Its rules are the recorded ones: those of complex steps are checked at each call.
+        self.primitive = Primitive(
+            f"compiled[{name}]", _never_called, complex_rules=True
+        ).defvjp_argnum(compiled_vjp)
+        # Steps with complex results whose rules are for real values only (max...): record()
+        # refuses to differentiate them, and so does a replay.
+        self.real_only = [
             s
             for s in self.steps
-            if not s.primitive.complex_rules and backend.is_complex(trace.env[s.out].dtype)
+            if s.primitive.complex_rules is not True and backend.is_complex(trace.env[s.out].dtype)
         ]
         self.reverse_plans: dict[tuple, Any] = {}
 
@@ -87,7 +91,7 @@ class Recording:
         for slot, a in zip(self.input_slots, arrays):
             env[slot] = a
         for slot, variable in self.variables:
-            env[slot] = variable.data
+            env[slot] = variable._data
         step = None
         try:
             for table, guards in self.segments:
@@ -134,7 +138,7 @@ class Recording:
 
 
 def _check_complex_rules(recording: Recording, call: Any) -> None:
-    """record()'s TypeError for a step that orders complex values on a path from an input
+    """record()'s TypeError for a complex step with real-only rules on a path from an input
     some tape differentiates, raised before the replay records anything."""
     from tapegrad.replay_sweep import _slots
 
@@ -143,7 +147,7 @@ def _check_complex_rules(recording: Recording, call: Any) -> None:
     for step in recording.steps:
         if step.floating and any(a in depends for a in step.args):
             depends.add(step.out)
-            if step in recording.unordered:
+            if step in recording.real_only:
                 raise complex_rules_error(step.primitive, call.env[step.out].dtype)
 
 
@@ -192,7 +196,7 @@ class Compiled:
             return self.f(*args, **kwargs)  # inside another trace: inline f
         key, leaves = _signature((args, kwargs))
         inputs = [x if isinstance(x, Tensor) else Tensor(_as_array(x)) for x in leaves]
-        arrays = [x.data for x in inputs]
+        arrays = [x._data for x in inputs]
         failure = None
         for recording in self.recordings.get(key, ()):
             env, guard, new = recording.forward(arrays)
@@ -201,6 +205,13 @@ class Compiled:
             failure = (guard, new)
         if failure is not None and self.on_guard_failure == "raise":
             guard, new = failure
+            if guard.how == "shape":
+                raise GuardError(
+                    f"compile({self.__name__}): an op at {guard.where} gave a result of shape "
+                    f"{guard.value} when recorded, whose shape depends on the values (a "
+                    f"boolean mask, a count); these inputs give shape {new}. Use "
+                    "on_guard_failure='retrace' to record this shape too"
+                )
             raise GuardError(
                 f"compile({self.__name__}): the recording converted a Tensor to Python with "
                 f"{guard.how} at {guard.where} and got {_short(guard.value)}; these inputs give "
@@ -235,10 +246,10 @@ class Compiled:
 
             variables = [v for _, v in recording.variables]
             call = Call(recording, env, [*inputs, *variables])
-            if recording.unordered:
+            if recording.real_only:
                 _check_complex_rules(recording, call)
             for j in computed:
-                arrays = [x.data for x in call.inputs]
+                arrays = [x._data for x in call.inputs]
                 params = {"call": call, "output": j}
                 record(recording.primitive, call.inputs, arrays, leaves[j], params, tapes)
         return _tree_unflatten(recording.treedef, iter(leaves))
@@ -249,7 +260,10 @@ class Compiled:
 
     def __repr__(self) -> str:
         count = sum(len(r) for r in self.recordings.values())
-        return f"<compiled {self.__name__}: {count} recording(s), traced {self.traces} time(s)>"
+        recordings = wording.count(count, "recording")
+        return (
+            f"<compiled {self.__name__}: {recordings}, traced {wording.count(self.traces, 'time')}>"
+        )
 
 
 def compile(  # noqa: A001 - the name users know from torch.compile / jax.jit

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import importlib
 import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from tapegrad import backend
-from tapegrad.sites import caller_site, code_line, format_site, warn_once
+from tapegrad.sites import caller_site, code_line, format_site, scipy_caller, warn_once
 from tapegrad.tensor import Tensor, Variable
+from tapegrad.wording import a, count
 
 if TYPE_CHECKING:
     from tapegrad.listing import TapeSummary
@@ -135,7 +137,7 @@ class GradientTape:
                 )
             if not backend.is_floating(t.dtype):
                 raise TypeError(
-                    f"GradientTape.watch: cannot watch a {t.dtype} Tensor of shape {t.shape}: "
+                    f"GradientTape.watch: cannot watch {a(t.dtype)} Tensor of shape {t.shape}: "
                     "only floating dtypes (real or complex) have gradients"
                 )
             self._add_watched(t)
@@ -176,7 +178,7 @@ class GradientTape:
 
     def __repr__(self) -> str:
         flags = " persistent" if self.persistent else ""
-        return f"<GradientTape{flags} with {len(self)} entries>"
+        return f"<GradientTape{flags} with {count(len(self), 'entry', 'entries')}>"
 
     def summary(self) -> TapeSummary:
         """The memory report: entries and saved bytes per op and in total.
@@ -268,14 +270,17 @@ def note_escape(t: Tensor, how: str) -> None:
     """Remember (and warn once per call site) that a watched value left a recording tape.
 
     ``tape.gradient(..., unconnected_gradients="raise")`` later gives this as the
-    reason a source has no gradient.
+    reason a source has no gradient. SciPy's functions written in Python convert their
+    inputs this way: there it is a TypeError (see :func:`_refuse_scipy`).
     """
     site = None
     for tape in _active.get():
         if tape._mode is TRACING:
             tape._guard(t, how)
         elif tape._mode is RECORDING and _reads(tape, t):
-            site = site or caller_site()
+            if site is None:
+                _refuse_scipy(t)
+                site = caller_site()
             tape._escapes.setdefault(t._id, f"{how} at {format_site(site)}")
     if site is not None:
         warn_once(
@@ -284,3 +289,28 @@ def note_escape(t: Tensor, how: str) -> None:
             f"{format_site(site)} inside a recording GradientTape: values computed from the "
             "result carry no gradient",
         )
+
+
+def _refuse_scipy(t: Tensor) -> None:
+    """TypeError when SciPy converts a watched Tensor: the result would silently carry
+    no gradient, and the conversion happens inside SciPy, where the once-per-site
+    warning would name SciPy's line (shared by many of its functions), not the user's."""
+    function = scipy_caller()
+    if function is None:
+        return
+    replacement = function.replace("scipy.", "tapegrad.scipy.", 1)
+    module, _, name = replacement.rpartition(".")
+    try:
+        known = hasattr(importlib.import_module(module), name)
+    except ImportError:
+        known = False
+    hint = (
+        f"use {replacement}, which records"
+        if known
+        else "tapegrad.scipy has no differentiable version of it"
+    )
+    raise TypeError(
+        f"{function} converts the watched Tensor of shape {t.shape} to a NumPy array, "
+        f"so its result would carry no gradient: {hint} (or pass t.numpy() to compute "
+        "without a gradient)"
+    )

@@ -21,7 +21,7 @@ from tapegrad.tape import OUTPUT, GradientTape, _flatten, active_tapes
 from tapegrad.tensor import Tensor, tensor
 
 # A fresh name for a value: a new serial on the transform's tape, the same path on outer tapes.
-_identity = Primitive("identity", lambda xp, x: x).defvjp(lambda g, ans, x: g)
+_identity = Primitive("identity", lambda xp, x: x, complex_rules=True).defvjp(lambda g, ans, x: g)
 
 
 # --- arguments ---------------------------------------------------------------------------

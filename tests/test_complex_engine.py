@@ -217,7 +217,7 @@ def test_listing_and_anomaly_detection_see_complex_values():
 
 
 def _bad_exp(conjugate):
-    exp = tg.Primitive("exp_rule_under_test", lambda xp, x: xp.exp(x))
+    exp = tg.Primitive("exp_rule_under_test", lambda xp, x: xp.exp(x), complex_rules=True)
     if conjugate:
         return exp.defvjp(lambda g, ans, x: g * tg.conj(ans))
     return exp.defvjp(lambda g, ans, x: g * ans)  # the holomorphic (JAX) convention
@@ -229,7 +229,7 @@ def test_gradcheck_checks_both_directions():
     with pytest.raises(AssertionError, match="input 0"):
         gradcheck(_bad_exp(conjugate=False), [Z])
     # a rule right in the real direction only
-    half = tg.Primitive("half_right", lambda xp, x: xp.exp(x)).defvjp(
+    half = tg.Primitive("half_right", lambda xp, x: xp.exp(x), complex_rules=True).defvjp(
         lambda g, ans, x: tg.real(g * tg.conj(ans)) + 0j
     )
     with pytest.raises(AssertionError, match="finite differences"):
@@ -242,3 +242,17 @@ def test_the_examples_of_docs_complex_md_run():
     path = Path(__file__).resolve().parents[1] / "docs" / "complex.md"
     result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 10 and result.failed == 0
+
+
+def test_a_primitive_takes_complex_values_only_when_declared_so():
+    cube = tg.Primitive("cube", lambda xp, x: x**3).defvjp(lambda g, ans, x: g * 3 * x**2)
+    gradcheck(cube, [Z.real])
+    with tg.GradientTape() as tape:
+        tape.watch(z := tg.tensor(Z))
+        with pytest.raises(NotImplementedError, match="cube: no gradient for complex values"):
+            cube(z)
+    assert len(tape) == 0
+    declared = tg.Primitive("cube", lambda xp, x: x**3, complex_rules=True).defvjp(
+        lambda g, ans, x: g * (3 * x**2).conjugate()
+    )
+    gradcheck(declared, [Z])

@@ -28,7 +28,11 @@ from tapegrad.tensor import Tensor
 ArrayLike = Any
 
 _add = Primitive(
-    "add", lambda xp, x, y: xp.add(x, y), explain=explain_broadcast, numpy=np.add
+    "add",
+    lambda xp, x, y: xp.add(x, y),
+    explain=explain_broadcast,
+    numpy=np.add,
+    complex_rules=True,
 ).defvjp(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(g, shape_of(y)),
@@ -42,7 +46,11 @@ def add(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 _subtract = Primitive(
-    "subtract", lambda xp, x, y: xp.subtract(x, y), explain=explain_broadcast, numpy=np.subtract
+    "subtract",
+    lambda xp, x, y: xp.subtract(x, y),
+    explain=explain_broadcast,
+    numpy=np.subtract,
+    complex_rules=True,
 ).defvjp(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: -unbroadcast(g, shape_of(y)),  # negating the smaller array
@@ -56,7 +64,11 @@ def subtract(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 _multiply = Primitive(
-    "multiply", lambda xp, x, y: xp.multiply(x, y), explain=explain_broadcast, numpy=np.multiply
+    "multiply",
+    lambda xp, x, y: xp.multiply(x, y),
+    explain=explain_broadcast,
+    numpy=np.multiply,
+    complex_rules=True,
 ).defvjp(
     lambda g, ans, x, y: unbroadcast(g * conjugated(y), shape_of(x)),
     lambda g, ans, x, y: unbroadcast(g * conjugated(x), shape_of(y)),
@@ -70,7 +82,11 @@ def multiply(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 _divide = Primitive(
-    "divide", lambda xp, x, y: xp.divide(x, y), explain=explain_broadcast, numpy=np.divide
+    "divide",
+    lambda xp, x, y: xp.divide(x, y),
+    explain=explain_broadcast,
+    numpy=np.divide,
+    complex_rules=True,
 ).defvjp(
     lambda g, ans, x, y: unbroadcast(g / conjugated(y), shape_of(x)),
     # d(x/y)/dy = -x/y**2 = -ans/y
@@ -117,7 +133,11 @@ def _power_vjp_exponent(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
 
 
 _power = Primitive(
-    "power", lambda xp, x, y: xp.pow(x, y), explain=explain_broadcast, numpy=np.power
+    "power",
+    lambda xp, x, y: xp.pow(x, y),
+    explain=explain_broadcast,
+    numpy=np.power,
+    complex_rules=True,
 ).defvjp(_power_vjp_base, _power_vjp_exponent)
 
 
@@ -126,9 +146,9 @@ def power(x: ArrayLike, y: ArrayLike) -> Tensor:
     return _power._binary(x, y)
 
 
-_negative = Primitive("negative", lambda xp, x: xp.negative(x), numpy=np.negative).defvjp(
-    lambda g, ans, x: -g
-)
+_negative = Primitive(
+    "negative", lambda xp, x: xp.negative(x), numpy=np.negative, complex_rules=True
+).defvjp(lambda g, ans, x: -g)
 
 
 def negative(x: ArrayLike) -> Tensor:
@@ -178,7 +198,10 @@ def minimum(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 _where = Primitive(
-    "where", lambda xp, cond, x, y: xp.where(cond, x, y), explain=explain_broadcast
+    "where",
+    lambda xp, cond, x, y: xp.where(cond, x, y),
+    explain=explain_broadcast,
+    complex_rules=True,
 ).defvjp(
     None,
     lambda g, ans, cond, x, y: unbroadcast(ops.where(cond, g, 0.0), shape_of(x)),
@@ -227,7 +250,7 @@ def _abs_vjp(g: Any, ans: Any, x: Any) -> Any:
     return g * ops.sign(x)
 
 
-_abs = Primitive("abs", lambda xp, x: xp.abs(x), numpy=np.abs).defvjp(_abs_vjp)
+_abs = Primitive("abs", lambda xp, x: xp.abs(x), numpy=np.abs, complex_rules=True).defvjp(_abs_vjp)
 
 
 def abs(x: ArrayLike) -> Tensor:  # noqa: A001 - NumPy's name
@@ -251,7 +274,7 @@ def cast_cotangent(g: Any, dtype: Any) -> Any:
 
 
 _astype = Primitive(
-    "astype", lambda xp, x, dtype: xp.astype(x, backend.dtype_in(xp, dtype))
+    "astype", lambda xp, x, dtype: xp.astype(x, backend.dtype_in(xp, dtype)), complex_rules=True
 ).defvjp(lambda g, ans, x, dtype: cast_cotangent(g, x.dtype))
 
 

@@ -35,7 +35,9 @@ def _itself(x: Any) -> Tensor:
 
 # real(z) = (z + conj z) / 2: a real cotangent g comes back as g + 0i (the sweep casts it
 # to the input's complex dtype).
-_real = Primitive("real", lambda xp, x: xp.real(x), numpy=np.real).defvjp(lambda g, ans, x: g)
+_real = Primitive("real", lambda xp, x: xp.real(x), numpy=np.real, complex_rules=True).defvjp(
+    lambda g, ans, x: g
+)
 
 
 def real(x: ArrayLike) -> Tensor:
@@ -49,7 +51,9 @@ def real(x: ArrayLike) -> Tensor:
 
 
 # imag(z) = (z - conj z) / 2i: the gradient of L with respect to y is g, that is 0 + i g.
-_imag = Primitive("imag", lambda xp, x: xp.imag(x), numpy=np.imag).defvjp(lambda g, ans, x: g * 1j)
+_imag = Primitive("imag", lambda xp, x: xp.imag(x), numpy=np.imag, complex_rules=True).defvjp(
+    lambda g, ans, x: g * 1j
+)
 
 
 def imag(x: ArrayLike) -> Tensor:
@@ -64,7 +68,7 @@ def imag(x: ArrayLike) -> Tensor:
 
 
 # conj is antiholomorphic: d conj(z) = conj(dz), so the cotangent is conj(g).
-_conj = Primitive("conj", lambda xp, x: xp.conj(x), numpy=np.conjugate).defvjp(
+_conj = Primitive("conj", lambda xp, x: xp.conj(x), numpy=np.conjugate, complex_rules=True).defvjp(
     lambda g, ans, x: conjugated(g)
 )
 
@@ -98,7 +102,7 @@ def _angle_vjp(g: Any, ans: Any, x: Any) -> Any:
     return g * 1j * (x / ops.where(ops.equal(squared, 0.0), 1.0, squared))
 
 
-_angle = Primitive("angle", _angle_forward, numpy=np.angle).defvjp(_angle_vjp)
+_angle = Primitive("angle", _angle_forward, numpy=np.angle, complex_rules=True).defvjp(_angle_vjp)
 
 
 def angle(x: ArrayLike, deg: bool = False) -> Tensor:

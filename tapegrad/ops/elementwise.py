@@ -22,7 +22,7 @@ from tapegrad.tensor import Tensor
 ArrayLike = Any
 
 _exp = (
-    Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp)
+    Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp, complex_rules=True)
     .defvjp(lambda g, ans, x: g * ans.conjugate())
     .defvjp_same_shape(lambda g, ans, x: g * ans)
 )
@@ -34,7 +34,7 @@ def exp(x: ArrayLike) -> Tensor:
 
 
 _log = (
-    Primitive("log", lambda xp, x: xp.log(x), numpy=np.log)
+    Primitive("log", lambda xp, x: xp.log(x), numpy=np.log, complex_rules=True)
     .defvjp(lambda g, ans, x: g / x.conjugate())
     .defvjp_same_shape(lambda g, ans, x: g / x)
 )
@@ -46,7 +46,7 @@ def log(x: ArrayLike) -> Tensor:
 
 
 _log1p = (
-    Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p)
+    Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p, complex_rules=True)
     .defvjp(lambda g, ans, x: g / (x + 1.0).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g / (x + 1.0))
 )
@@ -58,7 +58,7 @@ def log1p(x: ArrayLike) -> Tensor:
 
 
 _expm1 = (
-    Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1)
+    Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1, complex_rules=True)
     .defvjp(lambda g, ans, x: g * (ans + 1.0).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g * (ans + 1.0))
 )
@@ -70,7 +70,7 @@ def expm1(x: ArrayLike) -> Tensor:
 
 
 _sqrt = (
-    Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt)
+    Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt, complex_rules=True)
     .defvjp(lambda g, ans, x: g / (ans * 2.0).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g / (ans * 2.0))
 )
@@ -82,7 +82,7 @@ def sqrt(x: ArrayLike) -> Tensor:
 
 
 _square = (
-    Primitive("square", lambda xp, x: xp.square(x), numpy=np.square)
+    Primitive("square", lambda xp, x: xp.square(x), numpy=np.square, complex_rules=True)
     .defvjp(lambda g, ans, x: g * (x * 2.0).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g * (x * 2.0))
 )
@@ -94,7 +94,7 @@ def square(x: ArrayLike) -> Tensor:
 
 
 _sin = (
-    Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin)
+    Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin, complex_rules=True)
     .defvjp(lambda g, ans, x: g * ops.cos(x).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g * np.cos(x))
 )
@@ -106,7 +106,7 @@ def sin(x: ArrayLike) -> Tensor:
 
 
 _cos = (
-    Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos)
+    Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos, complex_rules=True)
     .defvjp(lambda g, ans, x: -g * ops.sin(x).conjugate())
     .defvjp_same_shape(lambda g, ans, x: -g * np.sin(x))
 )
@@ -119,7 +119,7 @@ def cos(x: ArrayLike) -> Tensor:
 
 # d tan = 1 + tan**2
 _tan = (
-    Primitive("tan", lambda xp, x: xp.tan(x), numpy=np.tan)
+    Primitive("tan", lambda xp, x: xp.tan(x), numpy=np.tan, complex_rules=True)
     .defvjp(lambda g, ans, x: g * (ans * ans + 1.0).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g * (ans * ans + 1.0))
 )
@@ -132,7 +132,7 @@ def tan(x: ArrayLike) -> Tensor:
 
 # d tanh = 1 - tanh**2
 _tanh = (
-    Primitive("tanh", lambda xp, x: xp.tanh(x), numpy=np.tanh)
+    Primitive("tanh", lambda xp, x: xp.tanh(x), numpy=np.tanh, complex_rules=True)
     .defvjp(lambda g, ans, x: g * (1.0 - ans * ans).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g * (1.0 - ans * ans))
 )
@@ -144,7 +144,7 @@ def tanh(x: ArrayLike) -> Tensor:
 
 
 _sinh = (
-    Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh)
+    Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh, complex_rules=True)
     .defvjp(lambda g, ans, x: g * ops.cosh(x).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g * np.cosh(x))
 )
@@ -156,7 +156,7 @@ def sinh(x: ArrayLike) -> Tensor:
 
 
 _cosh = (
-    Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh)
+    Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh, complex_rules=True)
     .defvjp(lambda g, ans, x: g * ops.sinh(x).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g * np.sinh(x))
 )
@@ -168,7 +168,7 @@ def cosh(x: ArrayLike) -> Tensor:
 
 
 _arctan = (
-    Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan)
+    Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan, complex_rules=True)
     .defvjp(lambda g, ans, x: g / (x * x + 1.0).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g / (x * x + 1.0))
 )
@@ -190,7 +190,7 @@ def _sigmoid_forward(xp: Any, x: Any) -> Any:
 
 # d sigmoid = sigmoid * (1 - sigmoid)
 _sigmoid = (
-    Primitive("sigmoid", _sigmoid_forward)
+    Primitive("sigmoid", _sigmoid_forward, complex_rules=True)
     .defvjp(lambda g, ans, x: g * (ans * (1.0 - ans)).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g * (ans * (1.0 - ans)))
 )

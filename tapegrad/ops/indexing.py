@@ -25,9 +25,9 @@ def normalize_index(index: Any) -> tuple[Any, ...]:
     out = []
     for item in index:
         if isinstance(item, Tensor):
-            item = item.data
+            item = item._data
         elif isinstance(item, list):
-            item = np.asarray(item)
+            item = _list_index(item)
         out.append(item)
     return tuple(out)
 
@@ -54,7 +54,7 @@ def _index_add_vjp(g: Any, ans: Any, values: Any, shape: tuple[int, ...], index:
     return _getitem(g, index=index)
 
 
-_index_add = Primitive("index_add", _index_add_forward).defvjp(_index_add_vjp)
+_index_add = Primitive("index_add", _index_add_forward, complex_rules=True).defvjp(_index_add_vjp)
 
 
 def index_add(values: ArrayLike, shape: tuple[int, ...], index: Any) -> Tensor:
@@ -68,7 +68,7 @@ def _getitem_vjp(g: Any, ans: Any, x: Any, index: tuple) -> Any:
     return _index_add(g, shape=shape_of(x), index=index)
 
 
-_getitem = Primitive("getitem", backend.gather).defvjp(_getitem_vjp)
+_getitem = Primitive("getitem", backend.gather, complex_rules=True).defvjp(_getitem_vjp)
 
 
 def getitem(x: ArrayLike, index: Any) -> Tensor:
@@ -110,7 +110,16 @@ def take_along_axis(x: ArrayLike, indices: Any, axis: int) -> Tensor:
 
 def _as_index_array(indices: Any) -> Any:
     if isinstance(indices, Tensor):
-        return indices.data
+        return indices._data
     if backend.is_foreign(indices):
         return indices
-    return np.asarray(indices)
+    return _list_index(indices)
+
+
+def _list_index(indices: Any) -> np.ndarray:
+    """A list (or other sequence) of indices as an array; ``[]`` selects nothing, as in
+    NumPy, rather than becoming a float64 array that NumPy refuses as an index."""
+    array = np.asarray(indices)
+    if array.size == 0 and array.dtype.kind == "f":
+        return array.astype(np.intp)
+    return array

@@ -64,7 +64,11 @@ def _matmul_vjp(argnum: int, g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
 
 
 _matmul = Primitive(
-    "matmul", lambda xp, x, y: xp.matmul(x, y), explain=_explain_matmul, numpy=np.matmul
+    "matmul",
+    lambda xp, x, y: xp.matmul(x, y),
+    explain=_explain_matmul,
+    numpy=np.matmul,
+    complex_rules=True,
 )
 _matmul.defvjp(
     lambda g, ans, x, y: _matmul_vjp(0, g, ans, x, y),
@@ -132,7 +136,7 @@ def _einsum_forward(xp: Any, *operands: Any, terms: tuple, output: str) -> Any:
     return backend.einsum(xp, terms, output, *operands)
 
 
-_einsum = Primitive("einsum", _einsum_forward).defvjp_argnum(_einsum_vjp)
+_einsum = Primitive("einsum", _einsum_forward, complex_rules=True).defvjp_argnum(_einsum_vjp)
 
 
 def einsum(subscripts: str, *operands: ArrayLike) -> Tensor:

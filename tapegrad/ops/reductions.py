@@ -44,7 +44,9 @@ def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
 
 
 _sum = Primitive(
-    "sum", lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims)
+    "sum",
+    lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims),
+    complex_rules=True,
 ).defvjp(lambda g, ans, x, axis, keepdims: expand_reduced(g, shape_of(x), axis, keepdims))
 
 
@@ -119,7 +121,9 @@ def _prod_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdims: b
 
 
 _prod = Primitive(
-    "prod", lambda xp, x, axis, keepdims: xp.prod(x, axis=axis, keepdims=keepdims)
+    "prod",
+    lambda xp, x, axis, keepdims: xp.prod(x, axis=axis, keepdims=keepdims),
+    complex_rules=True,
 ).defvjp(_prod_vjp)
 
 
@@ -192,9 +196,9 @@ def logsumexp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor
 
 
 # The adjoint of a cumulative sum is a reversed cumulative sum.
-_cumsum = Primitive("cumsum", lambda xp, x, axis: xp.cumulative_sum(x, axis=axis)).defvjp(
-    lambda g, ans, x, axis: ops.flip(_cumsum(ops.flip(g, axis=axis), axis=axis), axis=axis)
-)
+_cumsum = Primitive(
+    "cumsum", lambda xp, x, axis: xp.cumulative_sum(x, axis=axis), complex_rules=True
+).defvjp(lambda g, ans, x, axis: ops.flip(_cumsum(ops.flip(g, axis=axis), axis=axis), axis=axis))
 
 
 def cumsum(x: ArrayLike, axis: int | None = None) -> Tensor:
