@@ -142,16 +142,24 @@ def device_of(a: Any) -> str:
 
 
 def is_real_floating(dtype: Any) -> bool:
-    """True for real floating dtypes: the ones a tape can differentiate (complex gradients
-    have no agreed convention, so tapegrad does not take them)."""
+    """True for real floating dtypes of any namespace."""
     kind = getattr(dtype, "kind", None)
     if kind is not None:
         return kind == "f"
     return "float" in str(dtype) and "complex" not in str(dtype)
 
 
+def is_complex(dtype: Any) -> bool:
+    """True for complex floating dtypes of any namespace."""
+    kind = getattr(dtype, "kind", None)
+    if kind is not None:
+        return kind == "c"
+    return "complex" in str(dtype)
+
+
 def is_floating(dtype: Any) -> bool:
-    """True for real or complex floating dtypes of any namespace."""
+    """True for real or complex floating dtypes of any namespace: the ones a tape can
+    differentiate."""
     kind = getattr(dtype, "kind", None)
     if kind is not None:
         return kind in "fc"

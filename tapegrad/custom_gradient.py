@@ -39,7 +39,8 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
     as in TensorFlow.
 
     ``grad_fn`` is written with tapegrad ops, so an outer tape records it and its
-    derivatives (second order and up) are available.
+    derivatives (second order and up) are available. On complex values, the cotangents
+    it gets and the gradients it returns follow docs/complex.md (``dL/dx + i dL/dy``).
 
     >>> import tapegrad as tg
     >>> @tg.custom_gradient
@@ -74,7 +75,9 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
             outputs = _flatten(y)
             backward = _Backward(name, args, inputs, variables, outputs, grad_fn)
             if isinstance(y, Tensor):
-                primitive = Primitive(name, lambda xp, *arrays: y._data, replayable=False)
+                primitive = Primitive(
+                    name, lambda xp, *arrays: y._data, replayable=False, complex_rules=True
+                )
                 return primitive.defvjp_argnum(backward.rule)(*inputs, *variables)
             # Several outputs travel as one flat Tensor: grad_fn sees all their cotangents at once.
             dtypes = {o.dtype for o in outputs}
@@ -83,7 +86,12 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
                     f"custom_gradient {name}: the outputs must share one dtype, got "
                     f"{sorted(str(d) for d in dtypes)}"
                 )
-            primitive = Primitive(name, lambda xp, *arrays: _concat_flat(outputs), replayable=False)
+            primitive = Primitive(
+                name,
+                lambda xp, *arrays: _concat_flat(outputs),
+                replayable=False,
+                complex_rules=True,
+            )
             packed = primitive.defvjp_argnum(backward.rule)(*inputs, *variables)
             return _pack(y, iter(_unpack(packed, outputs)))
 
@@ -165,8 +173,8 @@ class _Backward:
                 f"custom_gradient {self.name}: grad_fn returned a gradient of shape "
                 f"{shape_of(gradient)} for {self._describe(k)} of shape {x.shape}"
             )
-        if not isinstance(gradient, Tensor):
-            gradient = ops.asarray(gradient, dtype=x.dtype, like=x)
+        if not isinstance(gradient, Tensor):  # the sweep casts it to x's dtype
+            gradient = ops.asarray(gradient, like=x)
         return gradient
 
     def _describe(self, k: int) -> str:

@@ -45,6 +45,7 @@ def _ufuncs(ops: Any) -> dict[Any, Any]:
         np.maximum: ops.maximum,
         np.minimum: ops.minimum,
         np.absolute: ops.abs,
+        np.conjugate: ops.conj,  # np.conj too: the same ufunc
         np.exp: ops.exp,
         np.log: ops.log,
         np.log1p: ops.log1p,
@@ -105,6 +106,9 @@ def _functions(ops: Any) -> dict[Any, Any]:
         np.where: ops.where,
         np.clip: ops.clip,
         np.abs: ops.abs,
+        np.real: ops.real,
+        np.imag: ops.imag,
+        np.angle: ops.angle,
         np.argmax: ops.argmax,
         np.argmin: ops.argmin,
         np.round: ops.round,

@@ -8,6 +8,7 @@ tapegrad/tape.py).
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -51,8 +52,10 @@ def record(
         if not targets:
             return
     dtype = output._data.dtype
-    if dtype is not _FLOAT64 and not backend.is_real_floating(dtype):
-        return  # integer, boolean and complex results carry no gradient
+    if dtype is not _FLOAT64 and dtype is not _FLOAT32:
+        primitive = _recorded_form(primitive, dtype)
+        if primitive is None:
+            return  # integer and boolean results carry no gradient
     if len(inputs) > primitive.ruled_inputs:
         _check_rules(primitive, inputs, targets)
     versions: tuple[tuple[int, int], ...] = ()
@@ -92,8 +95,50 @@ def _watch_read_variables(
                 tape._add_watched(inputs[k])
 
 
-_FLOAT64 = np.dtype(np.float64)  # the commonest result: no need to ask the backend
+# The commonest results: no need to ask the backend.
+_FLOAT64, _FLOAT32 = np.dtype(np.float64), np.dtype(np.float32)
 _getframe = sys._getframe
+
+
+def _recorded_form(primitive: Any, dtype: Any) -> Any:
+    """What an entry with a result of ``dtype`` records: ``primitive``, None for results
+    with no gradient (integers, booleans), and for complex results a copy without the
+    shortcut rules, which are for real values (they take no complex conjugates). A
+    complex result of an op not declared with ``complex_rules=True`` raises (see
+    :func:`complex_rules_error`)."""
+    if backend.is_real_floating(dtype):
+        return primitive
+    if not backend.is_complex(dtype):
+        return None
+    if primitive.complex_rules is not True:
+        raise complex_rules_error(primitive, dtype)
+    if primitive.same_shape_vjps is None:
+        return primitive
+    form = _complex_forms.get(primitive)
+    if form is None:
+        form = _complex_forms[primitive] = copy.copy(primitive)
+        form.same_shape_vjps = None
+    return form
+
+
+_complex_forms: dict[Any, Any] = {}  # primitive -> the same without its shortcut rules
+
+
+def complex_rules_error(primitive: Any, dtype: Any) -> Exception:
+    """The error for differentiating an op on complex values without complex rules:
+    TypeError for one that has none (it orders values), NotImplementedError for one whose
+    rules are written for real values only (``complex_rules`` left None)."""
+    if primitive.complex_rules is False:
+        return TypeError(
+            f"{primitive.name}: no gradient for complex values ({dtype} result): it orders "
+            "values, and complex numbers have no order (NumPy compares them "
+            "lexicographically); apply it to tg.real(z) or tg.abs(z) instead"
+        )
+    return NotImplementedError(
+        f"{primitive.name}: no gradient for complex values ({dtype} result): its gradient "
+        "rules are written for real values; a Primitive whose rules follow tapegrad's "
+        "complex convention says so with complex_rules=True (docs/complex.md)"
+    )
 
 
 def _recording_tapes(

@@ -25,7 +25,7 @@ import numpy as np
 
 from tapegrad import backend, debug, wording
 from tapegrad.ops.primitive import Primitive
-from tapegrad.record import record
+from tapegrad.record import complex_rules_error, record
 from tapegrad.replay_trace import Guard, Step, Trace
 from tapegrad.tape import TRACING, _active
 from tapegrad.tensor import Tensor, Variable
@@ -72,7 +72,17 @@ class Recording:
                 self.outputs.append(("constant", leaf))  # untraced values, and Variables
         from tapegrad.replay_sweep import compiled_vjp
 
-        self.primitive = Primitive(f"compiled[{name}]", _never_called).defvjp_argnum(compiled_vjp)
+        # Its rules are the recorded ones: those of complex steps are checked at each call.
+        self.primitive = Primitive(
+            f"compiled[{name}]", _never_called, complex_rules=True
+        ).defvjp_argnum(compiled_vjp)
+        # Steps with complex results whose rules are for real values only (max...): record()
+        # refuses to differentiate them, and so does a replay.
+        self.real_only = [
+            s
+            for s in self.steps
+            if s.primitive.complex_rules is not True and backend.is_complex(trace.env[s.out].dtype)
+        ]
         self.reverse_plans: dict[tuple, Any] = {}
 
     def forward(self, arrays: list[Any]) -> tuple[list[Any], Guard | None, Any]:
@@ -125,6 +135,20 @@ class Recording:
             else:
                 leaves.append(value)
         return leaves, computed
+
+
+def _check_complex_rules(recording: Recording, call: Any) -> None:
+    """record()'s TypeError for a complex step with real-only rules on a path from an input
+    some tape differentiates, raised before the replay records anything."""
+    from tapegrad.replay_sweep import _slots
+
+    slots = _slots(call)
+    depends = {slots[k] for k in call.wanted}
+    for step in recording.steps:
+        if step.floating and any(a in depends for a in step.args):
+            depends.add(step.out)
+            if step in recording.real_only:
+                raise complex_rules_error(step.primitive, call.env[step.out].dtype)
 
 
 def _table(steps: list[Step]) -> list[tuple]:
@@ -222,6 +246,8 @@ class Compiled:
 
             variables = [v for _, v in recording.variables]
             call = Call(recording, env, [*inputs, *variables])
+            if recording.real_only:
+                _check_complex_rules(recording, call)
             for j in computed:
                 arrays = [x._data for x in call.inputs]
                 params = {"call": call, "output": j}

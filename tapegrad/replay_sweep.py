@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend, debug
+from tapegrad.ops.arithmetic import cast_cotangent
 from tapegrad.ops.primitive import passthrough, raw
 from tapegrad.record import is_recorded
 from tapegrad.sweep_raw import (
@@ -112,10 +113,11 @@ class _Plan:
             for position, a in enumerate(step.args):
                 rule = step.primitive.rule(position) if a in depends else None
                 if rule is not None:
-                    if (
+                    if (  # as record(): shortcut rules are for real values
                         shortcuts is not None
                         and type(env[a]) is _ndarray
                         and env[a].shape == env[step.out].shape
+                        and env[step.out].dtype.kind != "c"
                     ):
                         rule = shortcuts[position]
                     targets.append([position, a, rule, None])  # None: result needs no fix
@@ -258,7 +260,7 @@ def _fixed(gx: Any, dtype: Any) -> Any:
         gx = gx._data
     elif type(gx) is not _ndarray:
         gx = np.asarray(gx)
-    return gx if gx.dtype == dtype else gx.astype(dtype)
+    return gx if gx.dtype == dtype else cast_cotangent(gx, dtype)._data
 
 
 def _recorded_vjp(call: Call, output: int, g: Tensor, wanted: list[int]) -> dict[int, Any]:

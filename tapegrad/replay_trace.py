@@ -177,7 +177,7 @@ class Trace:
             del self.env[mark:]  # a constant: computed once, kept as a constant
             return
         xp = backend.namespace(*(self.env[a] for a in args))
-        floating = backend.is_real_floating(output.dtype)  # as record() decides
+        floating = backend.is_floating(output.dtype)  # as record() decides
         ndim = output.ndim
         step = Step(primitive, xp, args or [self.slot(None)], params, 0, floating)
         step.out = self.add_traced(output)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapegrad import debug, explain, ops
+import numpy as np
+
+from tapegrad import backend, debug, explain, ops
+from tapegrad.ops.arithmetic import cast_cotangent
 from tapegrad.sites import caller_site, warn_once
 from tapegrad.sweep_raw import accumulate_raw, current_sweep, frees, nested_recording, sweep_raw
 from tapegrad.tape import INPUTS, OUTPUT, TRACING, Entry, GradientTape, _active, _flatten
@@ -68,6 +71,11 @@ def jacobian(tape: GradientTape, target: Any, sources: Any, unconnected_gradient
     flat_sources = _check_sources(sources, unconnected_gradients, "jacobian")
     if not isinstance(target, Tensor):
         raise TypeError(f"jacobian: target must be a Tensor, got {type(target).__name__}")
+    if backend.is_complex(target.dtype):
+        raise TypeError(
+            f"jacobian: the target is {target.dtype} (shape {target.shape}); a Jacobian's rows "
+            "are gradients of real values: take the jacobian of tg.real(y) and tg.imag(y)"
+        )
     plan = _Plan(tape, [target], flat_sources)
     plan.check_connected(unconnected_gradients)
     plan.check_versions()
@@ -256,7 +264,7 @@ def _apply_rules(index: int, entry: Entry, g: Tensor, depends: set[int], cotange
                     f"{gx.shape}, but the input has shape {x.shape} (a bug in the rule)"
                 )
             if gx.dtype != x.dtype:
-                gx = ops.astype(gx, x.dtype)
+                gx = cast_cotangent(gx, x.dtype)
             if debug.anomaly_mode():
                 debug.check_backward(entry, index, k, gx, g)
             _accumulate(cotangents, x._id, gx)
@@ -297,6 +305,13 @@ def _check_sources(sources: Any, unconnected_gradients: str, what: str) -> list[
 def _seeds(target: Any, output_gradients: Any) -> list[Any]:
     targets = _flatten(target)
     if output_gradients is None:
+        for t in targets:
+            if isinstance(t, Tensor) and backend.is_complex(t.dtype):
+                raise TypeError(
+                    f"gradient: the target is {t.dtype} (shape {t.shape}), but the loss must "
+                    "be real: differentiate a real function of it (tg.abs(y) ** 2, tg.real(y)), "
+                    "or pass output_gradients, the gradient of a real loss with respect to it"
+                )
         return [ops.ones_like(t) if isinstance(t, Tensor) else None for t in targets]
     given = _flatten(output_gradients)
     if len(given) != len(targets):
@@ -308,6 +323,11 @@ def _seeds(target: Any, output_gradients: Any) -> list[Any]:
         if not isinstance(t, Tensor):
             seeds.append(None)
             continue
+        if backend.is_complex(_dtype_of(g)) and not backend.is_complex(t.dtype):
+            raise TypeError(
+                f"gradient: output_gradients for a real target (shape {t.shape} {t.dtype}) "
+                f"must be real, got {_dtype_of(g)}"
+            )
         g = g if isinstance(g, Tensor) else ops.asarray(g, dtype=t.dtype, like=t)
         if g.dtype != t.dtype:  # a target that is also a source gets its seed as gradient
             g = ops.astype(g, t.dtype)
@@ -319,6 +339,11 @@ def _seeds(target: Any, output_gradients: Any) -> list[Any]:
         seeds.append(g)
     # Targets that are not Tensors have no sweep to seed; keep positions aligned.
     return [s for t, s in zip(targets, seeds) if isinstance(t, Tensor)]
+
+
+def _dtype_of(g: Any) -> Any:
+    dtype = getattr(g, "dtype", None)
+    return np.asarray(g).dtype if dtype is None else dtype  # Python numbers and lists
 
 
 def _result(g: Any, source: Tensor, unconnected_gradients: str) -> Any:

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import debug, ops
+from tapegrad import debug
+from tapegrad.ops.arithmetic import cast_cotangent
 from tapegrad.ops.primitive import passthrough
 from tapegrad.tape import RECORDING, Entry, _active
 from tapegrad.tensor import Tensor
@@ -172,7 +173,8 @@ def call_rule_raw(rule: Any, g: Any, ans: Any, arrays: list, params: dict) -> An
 
 
 def check_raw(primitive: Any, k: int, gx: Any, x: Any) -> Any:
-    """A rule's result as a raw array of ``x``'s dtype; a wrong shape is a bug in the rule."""
+    """A rule's result as a raw array of ``x``'s dtype (the real part of a complex result
+    for a real ``x``); a wrong shape is a bug in the rule."""
     if gx is None:
         return None
     if isinstance(gx, Tensor):
@@ -185,7 +187,7 @@ def check_raw(primitive: Any, k: int, gx: Any, x: Any) -> Any:
             f"{tuple(gx.shape)}, but the input has shape {tuple(x.shape)} (a bug in the rule)"
         )
     if gx.dtype != x.dtype:
-        gx = ops.astype(gx, x.dtype)._data
+        gx = cast_cotangent(gx, x.dtype)._data
     return gx
 
 

@@ -137,10 +137,10 @@ class GradientTape:
                     f"GradientTape.watch: expected a Tensor, got {type(t).__name__}; "
                     "wrap arrays with tg.tensor(...) first"
                 )
-            if not backend.is_real_floating(t.dtype):
+            if not backend.is_floating(t.dtype):
                 raise TypeError(
                     f"GradientTape.watch: cannot watch {a(t.dtype)} Tensor of shape {t.shape}: "
-                    "only real floating dtypes have gradients"
+                    "only floating dtypes (real or complex) have gradients"
                 )
             self._add_watched(t)
 
@@ -280,7 +280,7 @@ def _reads(tape: GradientTape, x: Tensor) -> bool:
         tape.watch_accessed_variables
         and type(x) is Variable
         and x.trainable
-        and backend.is_real_floating(x.dtype)
+        and backend.is_floating(x.dtype)
     )
 
 

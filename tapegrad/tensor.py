@@ -75,6 +75,14 @@ class Tensor:
     def T(self) -> Tensor:
         return _ops.transpose(self)
 
+    @property
+    def real(self) -> Tensor:
+        return _ops.real(self)
+
+    @property
+    def imag(self) -> Tensor:
+        return _ops.imag(self)
+
     def __len__(self) -> int:
         if not self._data.shape:
             raise TypeError("len() of a 0-d Tensor")
@@ -295,6 +303,12 @@ class Tensor:
 
     def square(self) -> Tensor:
         return _ops.square(self)
+
+    def conj(self) -> Tensor:
+        """The complex conjugate; the Tensor itself when it is real."""
+        return _ops.conj(self)
+
+    conjugate = conj
 
 
 class Variable(Tensor):

@@ -21,7 +21,7 @@ from tapegrad.tape import OUTPUT, GradientTape, _flatten, active_tapes
 from tapegrad.tensor import Tensor, tensor
 
 # A fresh name for a value: a new serial on the transform's tape, the same path on outer tapes.
-_identity = Primitive("identity", lambda xp, x: x).defvjp(lambda g, ans, x: g)
+_identity = Primitive("identity", lambda xp, x: x, complex_rules=True).defvjp(lambda g, ans, x: g)
 
 
 # --- arguments ---------------------------------------------------------------------------
@@ -51,11 +51,11 @@ def _fresh(leaf: Any, what: str, position: int) -> Tensor | None:
     if leaf is None:
         return None
     t = leaf if isinstance(leaf, Tensor) else tensor(leaf)
-    if not backend.is_real_floating(t.dtype):
+    if not backend.is_floating(t.dtype):
         raise TypeError(
             f"{what}: argument {position} holds a {t.dtype} value of shape {t.shape}; only "
-            "real floating-point arguments can be differentiated (write 2.0, not 2, or use "
-            ".astype)"
+            "floating-point (real or complex) arguments can be differentiated (write 2.0, "
+            "not 2, or use .astype)"
         )
     return _identity(t)
 
@@ -130,7 +130,10 @@ def scalar_output(output: Any, what: str) -> Tensor:
             "use tg.jacobian or tg.vjp for non-scalar outputs"
         )
     if not backend.is_real_floating(value.dtype):
-        raise TypeError(f"{what}: f must return a real floating-point scalar, got {value.dtype}")
+        raise TypeError(
+            f"{what}: f must return a real floating-point scalar (the loss must be real), "
+            f"got {value.dtype}"
+        )
     return value
 
 

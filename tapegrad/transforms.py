@@ -196,6 +196,14 @@ def _push_forward(
 
 
 # --- jacobian, hessian, hvp -----------------------------------------------------------------
+def _inner(g: Tensor, v: Any) -> Tensor:
+    """The real inner product ``<g, v>``: ``sum(real(g * conj(v)))`` for complex values, which
+    treats each complex number as a pair of reals (the gradient convention's)."""
+    if backend.is_complex(g.dtype):
+        return ops.real(ops.sum(ops.multiply(g, ops.conj(v))))
+    return ops.sum(ops.multiply(g, v))
+
+
 def jacobian(
     f: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False
 ) -> Callable[..., Any]:
@@ -270,7 +278,7 @@ def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
             args, leaves = watch_args(tape, primals, (0,), "hvp")
             gradients = grad(f, argnums=everything)(*args)
             products = [
-                ops.sum(ops.multiply(g, v))
+                _inner(g, v)
                 for i in everything
                 for g, v in zip(
                     _flatten(gradients[i]),

@@ -14,7 +14,12 @@ from tapegrad.ops import arithmetic, elementwise, indexing, linalg, reductions, 
 from tapegrad.testing import strategies as tst
 
 PRIMITIVES = [arithmetic._add, arithmetic._subtract, arithmetic._multiply, arithmetic._divide]
-UNARY = [elementwise._relu]
+UNARY = [
+    elementwise._exp, elementwise._log, elementwise._log1p, elementwise._expm1,
+    elementwise._sqrt, elementwise._square, elementwise._sin, elementwise._cos,
+    elementwise._tan, elementwise._tanh, elementwise._sinh, elementwise._cosh,
+    elementwise._arctan, elementwise._sigmoid, elementwise._relu,
+]  # fmt: skip
 
 
 def _every_primitive():

@@ -317,17 +317,18 @@ def test_gradient_keeps_a_namedtuple_of_sources():
     assert isinstance(g, Pair) and (g.a.item(), g.b.item()) == (3.0, 2.0)
 
 
-def test_complex_results_are_not_recorded():
-    # Complex values are not differentiated (docs/decisions.md): a real source that
-    # flows through one gets no gradient, not one with an arbitrary convention's sign.
+def test_complex_intermediates_give_real_sources_real_gradients():
+    # docs/complex.md: a real source through complex values gets the real gradient.
     x = tg.tensor([1.0, -2.0])
 
     def f(a):
-        return tg.sum(tg.abs(a * 1j))
+        return tg.sum(tg.abs(a * (1 + 1j)))  # sqrt(2) |a|
 
     for g in (f, tg.compile(f)):
         g(x)
         with tg.GradientTape() as tape:
             tape.watch(x)
             y = g(x)
-        assert tape.gradient(y, x) is None
+        grad = tape.gradient(y, x)
+        assert grad.dtype == np.float64
+        np.testing.assert_allclose(grad.numpy(), np.sqrt(2) * np.sign(x.numpy()))

@@ -79,10 +79,10 @@ def _col2im_forward(
 
 
 # im2col is linear, so each of the pair is the other's adjoint.
-_im2col = Primitive("im2col", _im2col_forward).defvjp(
+_im2col = Primitive("im2col", _im2col_forward, complex_rules=True).defvjp(
     lambda g, ans, x, **geometry: _col2im(g, shape=shape_of(x), **geometry)
 )
-_col2im = Primitive("col2im", _col2im_forward).defvjp(
+_col2im = Primitive("col2im", _col2im_forward, complex_rules=True).defvjp(
     lambda g, ans, cols, shape, **geometry: _im2col(g, **geometry)
 )
 

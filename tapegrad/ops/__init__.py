@@ -18,6 +18,7 @@ from tapegrad.ops.arithmetic import (
     subtract,
     where,
 )
+from tapegrad.ops.complex import angle, conj, conjugate, imag, real
 from tapegrad.ops.creation import arange, asarray, eye, full, ones, ones_like, zeros, zeros_like
 from tapegrad.ops.device import stop_gradient, to_device
 from tapegrad.ops.elementwise import (
@@ -75,13 +76,14 @@ from tapegrad.ops.shape import (
 
 __all__ = [
     "Primitive",
-    "abs", "add", "arange", "arctan", "argmax", "argmin", "asarray", "astype",
-    "broadcast_to", "ceil", "clip", "concatenate", "cos", "cosh", "cumsum", "divide", "dot",
-    "einsum", "equal", "exp", "expand_dims", "expm1", "eye", "flip", "floor", "full",
-    "getitem", "greater", "greater_equal", "index_add", "less", "less_equal", "log",
-    "log1p", "log_softmax", "logsumexp", "matmul", "max", "maximum", "mean", "min",
-    "minimum", "multiply", "negative", "not_equal", "ones", "ones_like", "outer", "pad",
-    "power", "prod", "relu", "repeat", "reshape", "round", "sigmoid", "sign", "sin", "sinh",
+    "abs", "add", "angle", "arange", "arctan", "argmax", "argmin", "asarray", "astype",
+    "broadcast_to", "ceil", "clip", "concatenate", "conj", "conjugate", "cos", "cosh",
+    "cumsum", "divide", "dot", "einsum", "equal", "exp", "expand_dims", "expm1", "eye",
+    "flip", "floor", "full", "getitem", "greater", "greater_equal", "imag", "index_add",
+    "less", "less_equal", "log", "log1p", "log_softmax", "logsumexp", "matmul", "max",
+    "maximum", "mean", "min", "minimum", "multiply", "negative", "not_equal", "ones",
+    "ones_like", "outer", "pad", "power", "prod", "real", "relu", "repeat", "reshape",
+    "round", "sigmoid", "sign", "sin", "sinh",
     "softmax", "softplus", "split", "sqrt", "square", "squeeze", "stack", "std",
     "stop_gradient", "subtract", "sum", "swapaxes", "take", "take_along_axis", "tan", "tanh",
     "tile", "to_device", "transpose", "var", "where", "zeros", "zeros_like",

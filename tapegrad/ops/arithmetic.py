@@ -1,11 +1,14 @@
 """Arithmetic: add subtract multiply divide power negative maximum minimum where clip abs astype.
 
 Binary ops broadcast like NumPy; each rule sums its cotangent back to its
-input's shape with :func:`unbroadcast`.
+input's shape with :func:`unbroadcast`. Rules take complex conjugates where the
+convention needs them (``g * conj(y)``: see docs/complex.md); ops that order values
+(maximum, minimum, clip) have no gradient for complex values.
 """
 
 from __future__ import annotations
 
+import cmath
 import math
 from typing import Any
 
@@ -14,6 +17,7 @@ import numpy as np
 from tapegrad import backend, ops
 from tapegrad.ops.primitive import (
     Primitive,
+    conjugated,
     explain_broadcast,
     passthrough,
     shape_of,
@@ -24,7 +28,11 @@ from tapegrad.tensor import Tensor
 ArrayLike = Any
 
 _add = Primitive(
-    "add", lambda xp, x, y: xp.add(x, y), explain=explain_broadcast, numpy=np.add
+    "add",
+    lambda xp, x, y: xp.add(x, y),
+    explain=explain_broadcast,
+    numpy=np.add,
+    complex_rules=True,
 ).defvjp(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(g, shape_of(y)),
@@ -38,7 +46,11 @@ def add(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 _subtract = Primitive(
-    "subtract", lambda xp, x, y: xp.subtract(x, y), explain=explain_broadcast, numpy=np.subtract
+    "subtract",
+    lambda xp, x, y: xp.subtract(x, y),
+    explain=explain_broadcast,
+    numpy=np.subtract,
+    complex_rules=True,
 ).defvjp(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: -unbroadcast(g, shape_of(y)),  # negating the smaller array
@@ -52,10 +64,14 @@ def subtract(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 _multiply = Primitive(
-    "multiply", lambda xp, x, y: xp.multiply(x, y), explain=explain_broadcast, numpy=np.multiply
+    "multiply",
+    lambda xp, x, y: xp.multiply(x, y),
+    explain=explain_broadcast,
+    numpy=np.multiply,
+    complex_rules=True,
 ).defvjp(
-    lambda g, ans, x, y: unbroadcast(g * y, shape_of(x)),
-    lambda g, ans, x, y: unbroadcast(g * x, shape_of(y)),
+    lambda g, ans, x, y: unbroadcast(g * conjugated(y), shape_of(x)),
+    lambda g, ans, x, y: unbroadcast(g * conjugated(x), shape_of(y)),
 )
 _multiply.defvjp_same_shape(lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x)
 
@@ -66,11 +82,15 @@ def multiply(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 _divide = Primitive(
-    "divide", lambda xp, x, y: xp.divide(x, y), explain=explain_broadcast, numpy=np.divide
+    "divide",
+    lambda xp, x, y: xp.divide(x, y),
+    explain=explain_broadcast,
+    numpy=np.divide,
+    complex_rules=True,
 ).defvjp(
-    lambda g, ans, x, y: unbroadcast(g / y, shape_of(x)),
+    lambda g, ans, x, y: unbroadcast(g / conjugated(y), shape_of(x)),
     # d(x/y)/dy = -x/y**2 = -ans/y
-    lambda g, ans, x, y: unbroadcast(-g * ans / y, shape_of(y)),
+    lambda g, ans, x, y: unbroadcast(-g * conjugated(ans) / conjugated(y), shape_of(y)),
 )
 _divide.defvjp_same_shape(lambda g, ans, x, y: g / y, lambda g, ans, x, y: -g * ans / y)
 
@@ -85,17 +105,26 @@ def _power_vjp_base(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
     # make the next derivative 0 * x**-1, which is nan at x = 0.
     if not isinstance(y, Tensor) and np.ndim(y) == 0:
         if y in (0, 1):
-            return unbroadcast(g * float(y), shape_of(x))
-        return unbroadcast(g * y * x ** (y - 1), shape_of(x))
+            return unbroadcast(g * (1.0 if y == 1 else 0.0), shape_of(x))
+        return unbroadcast(g * conjugated(y * x ** (y - 1)), shape_of(x))
     # At x = y = 0, y * x**(y-1) is 0 * inf = nan; its limit along y = 0 is 0 (as in
     # PyTorch and JAX). There only, y * x**1 gives that 0 and a finite next derivative.
     exponent = ops.where(ops.equal(x, 0), ops.where(ops.equal(y, 0), 1, y - 1), y - 1)
-    return unbroadcast(g * y * x**exponent, shape_of(x))
+    return unbroadcast(g * conjugated(y * x**exponent), shape_of(x))
 
 
 def _power_vjp_exponent(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
-    # d(x**y)/dy = x**y * log(x); taken as 0 where x <= 0 (the double where keeps
-    # the second derivative free of NaN there).
+    # d(x**y)/dy = x**y * log(x). A real result takes it as 0 where x <= 0 (the double
+    # where keeps the second derivative free of NaN there); a complex one takes the
+    # principal log of any base but 0 (a real base converted to complex, as the forward did).
+    if backend.is_complex(ans.dtype):
+        if isinstance(x, (int, float, complex)):
+            log_x = cmath.log(x) if x != 0 else 0.0
+        else:
+            nonzero = ops.not_equal(x, 0)
+            base = ops.astype(ops.where(nonzero, x, 1.0), ans.dtype)
+            log_x = ops.where(nonzero, ops.log(base), 0.0)
+        return unbroadcast(g * conjugated(ans * log_x), shape_of(y))
     if isinstance(x, (int, float)):  # a constant base stays a constant, on no device
         return unbroadcast(g * ans * (math.log(x) if x > 0 else 0.0), shape_of(y))
     positive = ops.greater(x, 0)
@@ -104,7 +133,11 @@ def _power_vjp_exponent(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
 
 
 _power = Primitive(
-    "power", lambda xp, x, y: xp.pow(x, y), explain=explain_broadcast, numpy=np.power
+    "power",
+    lambda xp, x, y: xp.pow(x, y),
+    explain=explain_broadcast,
+    numpy=np.power,
+    complex_rules=True,
 ).defvjp(_power_vjp_base, _power_vjp_exponent)
 
 
@@ -113,9 +146,9 @@ def power(x: ArrayLike, y: ArrayLike) -> Tensor:
     return _power._binary(x, y)
 
 
-_negative = Primitive("negative", lambda xp, x: xp.negative(x), numpy=np.negative).defvjp(
-    lambda g, ans, x: -g
-)
+_negative = Primitive(
+    "negative", lambda xp, x: xp.negative(x), numpy=np.negative, complex_rules=True
+).defvjp(lambda g, ans, x: -g)
 
 
 def negative(x: ArrayLike) -> Tensor:
@@ -129,7 +162,11 @@ def _tie_weights(g: Tensor, x: Any, y: Any, wins: Any) -> Tensor:
 
 
 _maximum = Primitive(
-    "maximum", lambda xp, x, y: xp.maximum(x, y), explain=explain_broadcast, numpy=np.maximum
+    "maximum",
+    lambda xp, x, y: xp.maximum(x, y),
+    explain=explain_broadcast,
+    numpy=np.maximum,
+    complex_rules=False,
 )
 _maximum.defvjp(
     lambda g, ans, x, y: unbroadcast(_tie_weights(g, x, y, ops.greater(x, y)), shape_of(x)),
@@ -143,7 +180,11 @@ def maximum(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 _minimum = Primitive(
-    "minimum", lambda xp, x, y: xp.minimum(x, y), explain=explain_broadcast, numpy=np.minimum
+    "minimum",
+    lambda xp, x, y: xp.minimum(x, y),
+    explain=explain_broadcast,
+    numpy=np.minimum,
+    complex_rules=False,
 )
 _minimum.defvjp(
     lambda g, ans, x, y: unbroadcast(_tie_weights(g, x, y, ops.less(x, y)), shape_of(x)),
@@ -157,7 +198,10 @@ def minimum(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 _where = Primitive(
-    "where", lambda xp, cond, x, y: xp.where(cond, x, y), explain=explain_broadcast
+    "where",
+    lambda xp, cond, x, y: xp.where(cond, x, y),
+    explain=explain_broadcast,
+    complex_rules=True,
 ).defvjp(
     None,
     lambda g, ans, cond, x, y: unbroadcast(ops.where(cond, g, 0.0), shape_of(x)),
@@ -188,7 +232,9 @@ def _clip_vjp(g: Tensor, ans: Tensor, x: Any, a_min: Any, a_max: Any) -> Tensor:
     return unbroadcast(inside, shape_of(x))
 
 
-_clip = Primitive("clip", _clip_forward, explain=explain_broadcast).defvjp(_clip_vjp)
+_clip = Primitive("clip", _clip_forward, explain=explain_broadcast, complex_rules=False).defvjp(
+    _clip_vjp
+)
 
 
 def clip(x: ArrayLike, a_min: ArrayLike = None, a_max: ArrayLike = None) -> Tensor:
@@ -196,19 +242,40 @@ def clip(x: ArrayLike, a_min: ArrayLike = None, a_max: ArrayLike = None) -> Tens
     return _clip(x, a_min, a_max)
 
 
-_abs = Primitive("abs", lambda xp, x: xp.abs(x), numpy=np.abs).defvjp(
-    lambda g, ans, x: g * ops.sign(x)
-)
+def _abs_vjp(g: Any, ans: Any, x: Any) -> Any:
+    # d|x| = sign(x) dx for real x; for complex z the gradient of |z| is z / |z|.
+    # Both are taken as 0 at 0 (there z = 0, so z / 1 is that 0).
+    if backend.is_complex(x.dtype):
+        return g * (x / ops.where(ops.equal(ans, 0.0), 1.0, ans))
+    return g * ops.sign(x)
+
+
+_abs = Primitive("abs", lambda xp, x: xp.abs(x), numpy=np.abs, complex_rules=True).defvjp(_abs_vjp)
 
 
 def abs(x: ArrayLike) -> Tensor:  # noqa: A001 - NumPy's name
-    """Elementwise ``|x|``; its gradient at 0 is 0."""
+    """Elementwise ``|x|`` (the modulus of complex values); its gradient at 0 is 0."""
     return _abs._unary(x)
 
 
+def cast_cotangent(g: Any, dtype: Any) -> Any:
+    """``g`` as the cotangent of an input of ``dtype``: its real part when that input is
+    real and ``g`` complex (an op promoted the input to complex; the gradient of a real
+    value is real), then cast. The sweeps cast every rule's result through here.
+
+    >>> import numpy as np
+    >>> from tapegrad.ops.arithmetic import cast_cotangent
+    >>> cast_cotangent(np.array([1 + 2j]), np.float32).numpy()
+    array([1.], dtype=float32)
+    """
+    if backend.is_complex(g.dtype) and not backend.is_complex(dtype):
+        g = ops.real(g)
+    return g if g.dtype == dtype else ops.astype(g, dtype)
+
+
 _astype = Primitive(
-    "astype", lambda xp, x, dtype: xp.astype(x, backend.dtype_in(xp, dtype))
-).defvjp(lambda g, ans, x, dtype: ops.astype(g, x.dtype))
+    "astype", lambda xp, x, dtype: xp.astype(x, backend.dtype_in(xp, dtype)), complex_rules=True
+).defvjp(lambda g, ans, x, dtype: cast_cotangent(g, x.dtype))
 
 
 def astype(x: ArrayLike, dtype: Any) -> Tensor:

@@ -11,9 +11,9 @@ from tapegrad.tensor import Tensor
 
 # The adjoint of a copy to another device is the copy back to where the input was
 # (its library and its device), so gradients live on their source's device.
-_to_device = Primitive("to_device", lambda xp, x, to: backend.move(x, to)).defvjp(
-    lambda g, ans, x, to: _to_device(g, to=backend.placement_of(raw(x)))
-)
+_to_device = Primitive(
+    "to_device", lambda xp, x, to: backend.move(x, to), complex_rules=True
+).defvjp(lambda g, ans, x, to: _to_device(g, to=backend.placement_of(raw(x))))
 
 
 def to_device(x: Any, device: str) -> Tensor:

@@ -1,7 +1,12 @@
 """Elementwise functions: exp log log1p expm1 sqrt square sin cos tan tanh sinh cosh arctan
 sigmoid relu softplus.
 
-Rules reuse the forward output (``ans``) where the derivative is a function of it.
+Rules reuse the forward output (``ans``) where the derivative is a function of it. For
+complex values each rule is ``g * conj(f'(z))`` (docs/complex.md), written with the
+``conjugate()`` method: the values it is called on are arrays or Tensors, which return
+themselves when real (no copy, nothing recorded). The shortcut rules (the raw sweep's
+path on NumPy arrays, for real values only) are the same formulas in NumPy without the
+conjugate. relu and softplus order values, so they have no complex gradient.
 """
 
 from __future__ import annotations
@@ -10,13 +15,17 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import ops
+from tapegrad import backend, ops
 from tapegrad.ops.primitive import Primitive
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 
-_exp = Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp).defvjp(lambda g, ans, x: g * ans)
+_exp = (
+    Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp, complex_rules=True)
+    .defvjp(lambda g, ans, x: g * ans.conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * ans)
+)
 
 
 def exp(x: ArrayLike) -> Tensor:
@@ -24,7 +33,11 @@ def exp(x: ArrayLike) -> Tensor:
     return _exp._unary(x)
 
 
-_log = Primitive("log", lambda xp, x: xp.log(x), numpy=np.log).defvjp(lambda g, ans, x: g / x)
+_log = (
+    Primitive("log", lambda xp, x: xp.log(x), numpy=np.log, complex_rules=True)
+    .defvjp(lambda g, ans, x: g / x.conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g / x)
+)
 
 
 def log(x: ArrayLike) -> Tensor:
@@ -32,8 +45,10 @@ def log(x: ArrayLike) -> Tensor:
     return _log._unary(x)
 
 
-_log1p = Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p).defvjp(
-    lambda g, ans, x: g / (x + 1.0)
+_log1p = (
+    Primitive("log1p", lambda xp, x: xp.log1p(x), numpy=np.log1p, complex_rules=True)
+    .defvjp(lambda g, ans, x: g / (x + 1.0).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g / (x + 1.0))
 )
 
 
@@ -42,8 +57,10 @@ def log1p(x: ArrayLike) -> Tensor:
     return _log1p._unary(x)
 
 
-_expm1 = Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1).defvjp(
-    lambda g, ans, x: g * (ans + 1.0)
+_expm1 = (
+    Primitive("expm1", lambda xp, x: xp.expm1(x), numpy=np.expm1, complex_rules=True)
+    .defvjp(lambda g, ans, x: g * (ans + 1.0).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * (ans + 1.0))
 )
 
 
@@ -52,8 +69,10 @@ def expm1(x: ArrayLike) -> Tensor:
     return _expm1._unary(x)
 
 
-_sqrt = Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt).defvjp(
-    lambda g, ans, x: g / (ans * 2.0)
+_sqrt = (
+    Primitive("sqrt", lambda xp, x: xp.sqrt(x), numpy=np.sqrt, complex_rules=True)
+    .defvjp(lambda g, ans, x: g / (ans * 2.0).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g / (ans * 2.0))
 )
 
 
@@ -62,8 +81,10 @@ def sqrt(x: ArrayLike) -> Tensor:
     return _sqrt._unary(x)
 
 
-_square = Primitive("square", lambda xp, x: xp.square(x), numpy=np.square).defvjp(
-    lambda g, ans, x: g * (x * 2.0)
+_square = (
+    Primitive("square", lambda xp, x: xp.square(x), numpy=np.square, complex_rules=True)
+    .defvjp(lambda g, ans, x: g * (x * 2.0).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * (x * 2.0))
 )
 
 
@@ -72,8 +93,10 @@ def square(x: ArrayLike) -> Tensor:
     return _square._unary(x)
 
 
-_sin = Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin).defvjp(
-    lambda g, ans, x: g * ops.cos(x)
+_sin = (
+    Primitive("sin", lambda xp, x: xp.sin(x), numpy=np.sin, complex_rules=True)
+    .defvjp(lambda g, ans, x: g * ops.cos(x).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * np.cos(x))
 )
 
 
@@ -82,8 +105,10 @@ def sin(x: ArrayLike) -> Tensor:
     return _sin._unary(x)
 
 
-_cos = Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos).defvjp(
-    lambda g, ans, x: -g * ops.sin(x)
+_cos = (
+    Primitive("cos", lambda xp, x: xp.cos(x), numpy=np.cos, complex_rules=True)
+    .defvjp(lambda g, ans, x: -g * ops.sin(x).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: -g * np.sin(x))
 )
 
 
@@ -93,8 +118,10 @@ def cos(x: ArrayLike) -> Tensor:
 
 
 # d tan = 1 + tan**2
-_tan = Primitive("tan", lambda xp, x: xp.tan(x), numpy=np.tan).defvjp(
-    lambda g, ans, x: g * (ans * ans + 1.0)
+_tan = (
+    Primitive("tan", lambda xp, x: xp.tan(x), numpy=np.tan, complex_rules=True)
+    .defvjp(lambda g, ans, x: g * (ans * ans + 1.0).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * (ans * ans + 1.0))
 )
 
 
@@ -104,8 +131,10 @@ def tan(x: ArrayLike) -> Tensor:
 
 
 # d tanh = 1 - tanh**2
-_tanh = Primitive("tanh", lambda xp, x: xp.tanh(x), numpy=np.tanh).defvjp(
-    lambda g, ans, x: g * (1.0 - ans * ans)
+_tanh = (
+    Primitive("tanh", lambda xp, x: xp.tanh(x), numpy=np.tanh, complex_rules=True)
+    .defvjp(lambda g, ans, x: g * (1.0 - ans * ans).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * (1.0 - ans * ans))
 )
 
 
@@ -114,8 +143,10 @@ def tanh(x: ArrayLike) -> Tensor:
     return _tanh._unary(x)
 
 
-_sinh = Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh).defvjp(
-    lambda g, ans, x: g * ops.cosh(x)
+_sinh = (
+    Primitive("sinh", lambda xp, x: xp.sinh(x), numpy=np.sinh, complex_rules=True)
+    .defvjp(lambda g, ans, x: g * ops.cosh(x).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * np.cosh(x))
 )
 
 
@@ -124,8 +155,10 @@ def sinh(x: ArrayLike) -> Tensor:
     return _sinh._unary(x)
 
 
-_cosh = Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh).defvjp(
-    lambda g, ans, x: g * ops.sinh(x)
+_cosh = (
+    Primitive("cosh", lambda xp, x: xp.cosh(x), numpy=np.cosh, complex_rules=True)
+    .defvjp(lambda g, ans, x: g * ops.sinh(x).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * np.sinh(x))
 )
 
 
@@ -134,8 +167,10 @@ def cosh(x: ArrayLike) -> Tensor:
     return _cosh._unary(x)
 
 
-_arctan = Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan).defvjp(
-    lambda g, ans, x: g / (x * x + 1.0)
+_arctan = (
+    Primitive("arctan", lambda xp, x: xp.atan(x), numpy=np.arctan, complex_rules=True)
+    .defvjp(lambda g, ans, x: g / (x * x + 1.0).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g / (x * x + 1.0))
 )
 
 
@@ -145,13 +180,20 @@ def arctan(x: ArrayLike) -> Tensor:
 
 
 def _sigmoid_forward(xp: Any, x: Any) -> Any:
+    if isinstance(x, complex) or backend.is_complex(getattr(x, "dtype", None)):
+        # As PyTorch's; it has poles at i pi (2k + 1).
+        return 1.0 / (1.0 + xp.exp(-x))
     # exp(-|x|) never overflows; each branch is accurate on its side of 0.
     e = xp.exp(-xp.abs(x))
     return xp.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 # d sigmoid = sigmoid * (1 - sigmoid)
-_sigmoid = Primitive("sigmoid", _sigmoid_forward).defvjp(lambda g, ans, x: g * (ans * (1.0 - ans)))
+_sigmoid = (
+    Primitive("sigmoid", _sigmoid_forward, complex_rules=True)
+    .defvjp(lambda g, ans, x: g * (ans * (1.0 - ans)).conjugate())
+    .defvjp_same_shape(lambda g, ans, x: g * (ans * (1.0 - ans)))
+)
 
 
 def sigmoid(x: ArrayLike) -> Tensor:
@@ -163,7 +205,7 @@ def sigmoid(x: ArrayLike) -> Tensor:
 # ~20x slower on a random mask. The two differ only where g is inf or nan at x <= 0.
 # The mask reads the output: max(x, 0) > 0 exactly where x > 0 (nan included), and a
 # rule that needs only the output does not need the input kept.
-_relu = Primitive("relu", lambda xp, x: xp.maximum(x, 0)).defvjp(
+_relu = Primitive("relu", lambda xp, x: xp.maximum(x, 0), complex_rules=False).defvjp(
     lambda g, ans, x: g * ops.astype(ops.greater(ans, 0), g.dtype)
 )
 # NumPy multiplies by a boolean mask directly: one pass less than the cast.
@@ -176,7 +218,7 @@ def relu(x: ArrayLike) -> Tensor:
 
 
 # d softplus = sigmoid
-_softplus = Primitive("softplus", lambda xp, x: xp.logaddexp(x, 0.0)).defvjp(
+_softplus = Primitive("softplus", lambda xp, x: xp.logaddexp(x, 0.0), complex_rules=False).defvjp(
     lambda g, ans, x: g * ops.sigmoid(x)
 )
 

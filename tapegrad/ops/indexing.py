@@ -54,7 +54,7 @@ def _index_add_vjp(g: Any, ans: Any, values: Any, shape: tuple[int, ...], index:
     return _getitem(g, index=index)
 
 
-_index_add = Primitive("index_add", _index_add_forward).defvjp(_index_add_vjp)
+_index_add = Primitive("index_add", _index_add_forward, complex_rules=True).defvjp(_index_add_vjp)
 
 
 def index_add(values: ArrayLike, shape: tuple[int, ...], index: Any) -> Tensor:
@@ -68,7 +68,7 @@ def _getitem_vjp(g: Any, ans: Any, x: Any, index: tuple) -> Any:
     return _index_add(g, shape=shape_of(x), index=index)
 
 
-_getitem = Primitive("getitem", backend.gather).defvjp(_getitem_vjp)
+_getitem = Primitive("getitem", backend.gather, complex_rules=True).defvjp(_getitem_vjp)
 
 
 def getitem(x: ArrayLike, index: Any) -> Tensor:

@@ -1,4 +1,8 @@
-"""Linear algebra: matmul einsum dot outer."""
+"""Linear algebra: matmul einsum dot outer.
+
+For complex operands each cotangent contracts ``g`` with the conjugates of the other
+operands (``g @ conj(y)^T``), the convention of docs/complex.md.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend, ops
-from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
+from tapegrad.ops.primitive import Primitive, conjugated, shape_of, unbroadcast
 from tapegrad.tape import active_tapes
 from tapegrad.tensor import Tensor
 
@@ -38,14 +42,15 @@ def _matrix_transpose(a: Any) -> Any:
 
 
 def _matmul_vjp(argnum: int, g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
-    # dx = g @ y^T and dy = x^T @ g. When both operands are matrices (or stacks with
-    # the same batch axes), that is all: with the operators, raw NumPy arrays (the
-    # sweep's raw mode) stay in NumPy and Tensors record, with no reshape around them.
+    # dx = g @ y^H and dy = x^H @ g (^H: the conjugate transpose; the transpose for real
+    # operands). When both operands are matrices (or stacks with the same batch axes),
+    # that is all: with the operators, raw NumPy arrays (the sweep's raw mode) stay in
+    # NumPy and Tensors record, with no reshape around them.
     xs, ys = shape_of(x), shape_of(y)
     if len(xs) >= 2 and len(ys) >= 2 and xs[:-2] == ys[:-2]:
         if argnum == 0:
-            return g @ _matrix_transpose(y)
-        return _matrix_transpose(x) @ g
+            return g @ conjugated(_matrix_transpose(y))
+        return conjugated(_matrix_transpose(x)) @ g
     # Otherwise treat 1-d operands as a row (x) or column (y) matrix, and sum the
     # products over broadcast batch axes.
     x2 = x if len(xs) > 1 else ops.reshape(x, (1, *xs))
@@ -54,12 +59,16 @@ def _matmul_vjp(argnum: int, g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
     batch = np.broadcast_shapes(x2s[:-2], y2s[:-2])
     g2 = ops.reshape(g, (*batch, x2s[-2], y2s[-1]))
     if argnum == 0:
-        return ops.reshape(unbroadcast(g2 @ ops.swapaxes(y2, -1, -2), x2s), xs)
-    return ops.reshape(unbroadcast(ops.swapaxes(x2, -1, -2) @ g2, y2s), ys)
+        return ops.reshape(unbroadcast(g2 @ conjugated(ops.swapaxes(y2, -1, -2)), x2s), xs)
+    return ops.reshape(unbroadcast(conjugated(ops.swapaxes(x2, -1, -2)) @ g2, y2s), ys)
 
 
 _matmul = Primitive(
-    "matmul", lambda xp, x, y: xp.matmul(x, y), explain=_explain_matmul, numpy=np.matmul
+    "matmul",
+    lambda xp, x, y: xp.matmul(x, y),
+    explain=_explain_matmul,
+    numpy=np.matmul,
+    complex_rules=True,
 )
 _matmul.defvjp(
     lambda g, ans, x, y: _matmul_vjp(0, g, ans, x, y),
@@ -106,14 +115,15 @@ def parse_subscripts(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[li
 
 
 def _einsum_vjp(k: int, g: Tensor, ans: Tensor, *operands: Any, terms: tuple, output: str) -> Any:
-    # The cotangent of operand k contracts g with every other operand onto k's letters;
-    # letters of k found nowhere else were summed away, so they come back by broadcasting.
+    # The cotangent of operand k contracts g with every other operand (conjugated) onto
+    # k's letters; letters of k found nowhere else were summed away, so they come back by
+    # broadcasting.
     target = terms[k]
     others = [terms[j] for j in range(len(terms)) if j != k]
     available = set(output).union(*others)
     kept = "".join(c for c in target if c in available)
     spec = ",".join([output, *others]) + "->" + kept
-    grad = einsum(spec, g, *(operands[j] for j in range(len(operands)) if j != k))
+    grad = einsum(spec, g, *(conjugated(operands[j]) for j in range(len(operands)) if j != k))
     shape = shape_of(operands[k])
     sizes = dict(zip(kept, shape_of(grad)))
     grad = ops.reshape(grad, tuple(sizes.get(c, 1) for c in target))
@@ -126,7 +136,7 @@ def _einsum_forward(xp: Any, *operands: Any, terms: tuple, output: str) -> Any:
     return backend.einsum(xp, terms, output, *operands)
 
 
-_einsum = Primitive("einsum", _einsum_forward).defvjp_argnum(_einsum_vjp)
+_einsum = Primitive("einsum", _einsum_forward, complex_rules=True).defvjp_argnum(_einsum_vjp)
 
 
 def einsum(subscripts: str, *operands: ArrayLike) -> Tensor:

@@ -36,6 +36,11 @@ class Primitive:
     ``forward(xp, *arrays, **params)`` computes the result in the inputs' array
     namespace ``xp``; ``numpy``, when given, is the one NumPy function that forward
     is on NumPy arrays (``np.tanh`` for ``lambda xp, x: xp.tanh(x)``), called directly.
+    ``complex_rules=True`` declares that the rules hold for complex values too, in the
+    convention of docs/complex.md (``g * conj(f'(z))``); ``False``, that the op has no
+    complex gradient (it orders values, as ``max`` does: TypeError when it records a
+    complex result); left None, recording a complex result raises NotImplementedError
+    rather than differentiating complex values with rules written for real ones.
     ``value_dependent_shape=True`` marks a forward whose result's shape follows its
     inputs' values, not only their shapes (``nonzero``): tg.compile guards that shape.
 
@@ -52,6 +57,7 @@ class Primitive:
     __slots__ = (
         "name", "forward", "numpy_forward", "vjps", "argnum_rule", "argnum_rules",
         "same_shape_vjps", "ruled_inputs", "differentiable", "explain", "replayable",
+        "complex_rules",
         "value_dependent_shape",
     )  # fmt: skip
 
@@ -63,6 +69,7 @@ class Primitive:
         explain: Callable[..., str] | None = None,
         replayable: bool = True,
         numpy: Callable[..., Any] | None = None,
+        complex_rules: bool | None = None,
         value_dependent_shape: bool = False,
     ) -> None:
         self.name = name
@@ -80,6 +87,7 @@ class Primitive:
         # False for one-off primitives whose forward and rule close over one call's values
         # (custom_gradient): tg.compile refuses to record them.
         self.replayable = replayable
+        self.complex_rules = complex_rules
         self.value_dependent_shape = value_dependent_shape
 
     def defvjp(self, *rules: Rule | None) -> Primitive:
@@ -97,10 +105,12 @@ class Primitive:
 
     def defvjp_same_shape(self, *rules: Rule) -> Primitive:
         """Shortcut rules for raw NumPy arrays, one per input, valid when that input has
-        the output's shape (so no unbroadcast). The sweep uses them only on NumPy arrays
-        when nothing records, calls them without params (primitives that have params get
-        none), and trusts them to return the cotangent's shape (it checks only the
-        dtype); tests/test_fast_rules.py checks them against the general rules."""
+        the output's shape (so no unbroadcast), for real values (they take no complex
+        conjugates: an entry with a complex result is recorded without them). The sweep
+        uses them only on NumPy arrays when nothing records, calls them without params
+        (primitives that have params get none), and trusts them to return the cotangent's
+        shape (it checks only the dtype); tests/test_fast_rules.py checks them against
+        the general rules."""
         self.same_shape_vjps = rules
         return self
 
@@ -260,6 +270,30 @@ def unbroadcast(g: Any, shape: tuple[int, ...]) -> Any:
     from tapegrad.ops.shape import reshape
 
     return reshape(_sum(g, axis=axes), shape)
+
+
+# What has a ``conjugate`` method that returns the value itself when it is real (NumPy
+# arrays too, without a copy; checked first, as the raw sweep's commonest case).
+_CONJUGATES = (Tensor, int, float, complex, np.generic)
+
+
+def conjugated(x: Any) -> Any:
+    """The complex conjugate of ``x`` inside a gradient rule; ``x`` itself when it is real.
+
+    Rules take the convention ``g * conj(f'(z))`` (see docs/complex.md). A NumPy array
+    stays a NumPy array (the sweep's raw mode), a Tensor records ``conj``.
+
+    >>> import numpy as np
+    >>> from tapegrad.ops.primitive import conjugated
+    >>> a = np.ones(2)
+    >>> conjugated(a) is a, conjugated(np.array([1 + 2j])).tolist()
+    (True, [(1-2j)])
+    """
+    if type(x) is _ndarray or isinstance(x, _CONJUGATES):
+        return x.conjugate()
+    from tapegrad.ops.complex import conj  # another library's array
+
+    return conj(x)
 
 
 def raw(x: Any) -> Any:

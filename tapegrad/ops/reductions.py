@@ -2,7 +2,9 @@
 
 ``axis`` is normalized to a sorted tuple before the primitive runs, so every
 rule sees the same form. :func:`expand_reduced` is the adjoint of reducing:
-it puts the reduced axes back and broadcasts.
+it puts the reduced axes back and broadcasts. Complex values: as NumPy, ``var`` and
+``std`` are real (they use ``|x - mean|**2``); max, min and logsumexp order values, so
+they have no complex gradient.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend, ops
-from tapegrad.ops.primitive import Primitive, normalize_axis, raw, shape_of
+from tapegrad.ops.primitive import Primitive, conjugated, normalize_axis, raw, shape_of
 from tapegrad.record import is_recorded
 from tapegrad.tensor import Tensor
 
@@ -42,7 +44,9 @@ def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
 
 
 _sum = Primitive(
-    "sum", lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims)
+    "sum",
+    lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims),
+    complex_rules=True,
 ).defvjp(lambda g, ans, x, axis, keepdims: expand_reduced(g, shape_of(x), axis, keepdims))
 
 
@@ -61,7 +65,10 @@ def var(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) 
     """Variance over ``axis`` with ``ddof`` delta degrees of freedom."""
     axes = normalize_axis(axis, _ndim(x), "var")
     deviation = x - _sum(x, axis=axes, keepdims=True) / _count(shape_of(x), axes)
-    squares = _sum(deviation * deviation, axis=axes, keepdims=keepdims)
+    if backend.is_complex(deviation.dtype):  # |d|**2, real, as NumPy's
+        squares = _sum(ops.real(deviation * ops.conj(deviation)), axis=axes, keepdims=keepdims)
+    else:
+        squares = _sum(deviation * deviation, axis=axes, keepdims=keepdims)
     return squares / (_count(shape_of(x), axes) - ddof)
 
 
@@ -99,20 +106,24 @@ def _prod_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdims: b
     xp = backend.namespace(data)
     if bool(xp.all(data != 0)):
         # d prod / d x_i = prod / x_i, differentiable again.
-        return g_full * expand_reduced(ans, shape, axis, keepdims) / x
+        return g_full * conjugated(expand_reduced(ans, shape, axis, keepdims) / x)
     # The product of the others is a constant here: exact in g (so jvp works), not in x.
     if is_recorded(x):
         raise NotImplementedError(
             "prod: the second derivative at inputs containing zeros is not implemented"
         )
     others = _product_of_others(xp, data, axis)
+    if backend.is_complex(others.dtype):
+        others = xp.conj(others)
     if type(g_full) is np.ndarray:  # raw mode: a raw array, as the branch above gives
         return g_full * others  # (tg.compile's verified replay relies on the same type)
     return g_full * Tensor(others)
 
 
 _prod = Primitive(
-    "prod", lambda xp, x, axis, keepdims: xp.prod(x, axis=axis, keepdims=keepdims)
+    "prod",
+    lambda xp, x, axis, keepdims: xp.prod(x, axis=axis, keepdims=keepdims),
+    complex_rules=True,
 ).defvjp(_prod_vjp)
 
 
@@ -130,7 +141,9 @@ def _extremum_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdim
 
 
 _max = Primitive(
-    "max", lambda xp, x, axis, keepdims: xp.max(x, axis=axis, keepdims=keepdims)
+    "max",
+    lambda xp, x, axis, keepdims: xp.max(x, axis=axis, keepdims=keepdims),
+    complex_rules=False,
 ).defvjp(_extremum_vjp)
 
 
@@ -140,7 +153,9 @@ def max(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:  # n
 
 
 _min = Primitive(
-    "min", lambda xp, x, axis, keepdims: xp.min(x, axis=axis, keepdims=keepdims)
+    "min",
+    lambda xp, x, axis, keepdims: xp.min(x, axis=axis, keepdims=keepdims),
+    complex_rules=False,
 ).defvjp(_extremum_vjp)
 
 
@@ -172,7 +187,7 @@ def _logsumexp_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdi
     )
 
 
-_logsumexp = Primitive("logsumexp", _logsumexp_forward).defvjp(_logsumexp_vjp)
+_logsumexp = Primitive("logsumexp", _logsumexp_forward, complex_rules=False).defvjp(_logsumexp_vjp)
 
 
 def logsumexp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
@@ -181,9 +196,9 @@ def logsumexp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor
 
 
 # The adjoint of a cumulative sum is a reversed cumulative sum.
-_cumsum = Primitive("cumsum", lambda xp, x, axis: xp.cumulative_sum(x, axis=axis)).defvjp(
-    lambda g, ans, x, axis: ops.flip(_cumsum(ops.flip(g, axis=axis), axis=axis), axis=axis)
-)
+_cumsum = Primitive(
+    "cumsum", lambda xp, x, axis: xp.cumulative_sum(x, axis=axis), complex_rules=True
+).defvjp(lambda g, ans, x, axis: ops.flip(_cumsum(ops.flip(g, axis=axis), axis=axis), axis=axis))
 
 
 def cumsum(x: ArrayLike, axis: int | None = None) -> Tensor:

@@ -19,9 +19,9 @@ from tapegrad.tensor import Tensor
 ArrayLike = Any
 Shape = tuple[int, ...]
 
-_reshape = Primitive("reshape", lambda xp, x, shape: xp.reshape(x, shape)).defvjp(
-    lambda g, ans, x, shape: _reshape(g, shape=shape_of(x))
-)
+_reshape = Primitive(
+    "reshape", lambda xp, x, shape: xp.reshape(x, shape), complex_rules=True
+).defvjp(lambda g, ans, x, shape: _reshape(g, shape=shape_of(x)))
 
 
 def reshape(x: ArrayLike, shape: int | Shape) -> Tensor:
@@ -34,9 +34,9 @@ def _transpose_vjp(g: Tensor, ans: Tensor, x: Any, axes: Shape) -> Tensor:
     return _transpose(g, axes=tuple(int(a) for a in np.argsort(axes)))
 
 
-_transpose = Primitive("transpose", lambda xp, x, axes: xp.permute_dims(x, axes)).defvjp(
-    _transpose_vjp
-)
+_transpose = Primitive(
+    "transpose", lambda xp, x, axes: xp.permute_dims(x, axes), complex_rules=True
+).defvjp(_transpose_vjp)
 
 
 def transpose(x: ArrayLike, axes: Shape | None = None) -> Tensor:
@@ -85,9 +85,9 @@ def squeeze(x: ArrayLike, axis: int | Shape | None = None) -> Tensor:
     return _reshape(x, shape=tuple(n for i, n in enumerate(shape) if i not in axes))
 
 
-_broadcast_to = Primitive("broadcast_to", lambda xp, x, shape: xp.broadcast_to(x, shape)).defvjp(
-    lambda g, ans, x, shape: unbroadcast(g, shape_of(x))
-)
+_broadcast_to = Primitive(
+    "broadcast_to", lambda xp, x, shape: xp.broadcast_to(x, shape), complex_rules=True
+).defvjp(lambda g, ans, x, shape: unbroadcast(g, shape_of(x)))
 
 
 def broadcast_to(x: ArrayLike, shape: Shape) -> Tensor:
@@ -110,6 +110,7 @@ _concatenate = Primitive(
     "concatenate",
     lambda xp, *arrays, axis: xp.concat(list(arrays), axis=axis),
     explain=_explain_concatenate,
+    complex_rules=True,
 ).defvjp_argnum(_concatenate_vjp)
 
 
@@ -152,7 +153,7 @@ def split(x: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list[Tensor]
     return out
 
 
-_flip = Primitive("flip", lambda xp, x, axis: xp.flip(x, axis=axis)).defvjp(
+_flip = Primitive("flip", lambda xp, x, axis: xp.flip(x, axis=axis), complex_rules=True).defvjp(
     lambda g, ans, x, axis: _flip(g, axis=axis)
 )
 

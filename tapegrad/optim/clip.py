@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tapegrad import ops
+from tapegrad import backend, ops
 from tapegrad.tensor import Tensor
 
 
@@ -15,7 +15,8 @@ def clip_by_global_norm(grads: Sequence[Any], max_norm: float) -> tuple[list[Any
     Returns ``(clipped, norm)``, where ``norm`` is the norm before clipping and
     ``clipped[i] = grads[i] * max_norm / max(norm, max_norm)`` (TensorFlow's
     rule: grads under the limit come back unchanged in value). ``None`` entries
-    stay ``None``. Written with tapegrad ops, so it is differentiable.
+    stay ``None``; a complex gradient counts as its real and imaginary parts. Written with
+    tapegrad ops, so it is differentiable.
 
     >>> import tapegrad as tg
     >>> grads = [tg.tensor([3.0]), None, tg.tensor([4.0])]
@@ -28,7 +29,14 @@ def clip_by_global_norm(grads: Sequence[Any], max_norm: float) -> tuple[list[Any
     present = [g if isinstance(g, Tensor) else ops.asarray(g) for g in grads if g is not None]
     if not present:
         return list(grads), ops.zeros(())
-    norm = ops.sqrt(sum(ops.sum(ops.square(g)) for g in present))
+    norm = ops.sqrt(sum(ops.sum(_squares(g)) for g in present))
     scale = max_norm / ops.maximum(norm, max_norm)
     clipped = iter(g * ops.astype(scale, g.dtype) for g in present)
     return [None if g is None else next(clipped) for g in grads], norm
+
+
+def _squares(g: Tensor) -> Tensor:
+    """``|g|**2`` elementwise: a complex gradient's norm is that of its pairs of reals."""
+    if backend.is_complex(g.dtype):
+        return ops.real(g * ops.conj(g))
+    return ops.square(g)

@@ -6,6 +6,12 @@ An optimizer holds a list of Variables and, per Variable, a little state
 takes one gradient per Variable, in order, skipping ``None``. Updates work on
 the backend arrays and go through ``Variable.assign``, outside any tape.
 Hyperparameters are Python floats, so a float32 Variable stays float32.
+
+Complex Variables train as PyTorch's do: the gradient is dL/dx + i dL/dy
+(docs/complex.md), and every update rule sees a complex parameter as two real ones,
+its real and imaginary parts along a last axis (PyTorch's ``view_as_real``), so the
+nonlinear updates (squares, square roots, maxima) act on each part. The state of a
+complex Variable is real, with that extra axis.
 """
 
 from __future__ import annotations
@@ -85,7 +91,11 @@ class Optimizer:
         lr = self.learning_rate
         for v, g, state, xp in work:
             state["step"] = state.get("step", 0) + 1
-            v.assign(self._updated(xp, v._data, g, state, lr))
+            if backend.is_complex(v.dtype):  # as two real parameters: PyTorch's view_as_real
+                new = self._updated(xp, _as_real(xp, v._data), _as_real(xp, g), state, lr)
+                v.assign(new[..., 0] + 1j * new[..., 1])
+            else:
+                v.assign(self._updated(xp, v._data, g, state, lr))
         self.iterations += 1
 
     def _updated(self, xp: Any, p: Any, g: Any, state: dict[str, Any], lr: float) -> Any:
@@ -134,6 +144,11 @@ class Optimizer:
             f"{type(self).__name__}({settings})  # {count(len(self.variables), 'variable')}, "
             f"{count(self.iterations, 'update')}"
         )
+
+
+def _as_real(xp: Any, a: Any) -> Any:
+    """A complex array as a real one with a last axis of (real, imaginary)."""
+    return xp.stack([xp.real(a), xp.imag(a)], axis=-1)
 
 
 class SGD(Optimizer):
@@ -243,8 +258,8 @@ class Adam(Optimizer):
             state["max_exp_avg_sq"] = v
         t = state["step"]
         step_size = lr / (1.0 - beta1**t)
-        denominator = xp.sqrt(v) / math.sqrt(1.0 - beta2**t) + self.eps
-        return p - step_size * (m / denominator)
+        correction = math.sqrt(1.0 - beta2**t)
+        return p - step_size * (m / (xp.sqrt(v) / correction + self.eps))
 
 
 class AdamW(Adam):

@@ -1,4 +1,9 @@
-"""Compare the tape's gradients with central finite differences, in float64."""
+"""Compare the tape's gradients with central finite differences, in float64 (complex128).
+
+Complex inputs are checked in both directions: the tape's gradient must be
+``dL/dx + i dL/dy`` for each element ``z = x + iy`` (the convention of docs/complex.md),
+where ``L`` is the real projection of ``f``'s outputs on random cotangents.
+"""
 
 from __future__ import annotations
 
@@ -13,11 +18,23 @@ from tapegrad.tensor import Tensor
 
 
 def _as_float64(x: Any) -> Tensor:
+    """``x`` in float64, or complex128 when it is complex."""
     data = x._data if isinstance(x, Tensor) else x
     xp = backend.namespace(data)
     if xp is np:
-        return Tensor(np.array(data, dtype=np.float64))
-    return Tensor(xp.astype(xp.asarray(data), xp.float64))
+        data = np.asarray(data)
+        dtype = np.complex128 if backend.is_complex(data.dtype) else np.float64
+        return Tensor(np.array(data, dtype=dtype))
+    data = xp.asarray(data)
+    return Tensor(xp.astype(data, xp.complex128 if backend.is_complex(data.dtype) else xp.float64))
+
+
+def _cotangent(rng: np.random.Generator, output: Tensor) -> np.ndarray:
+    """A random cotangent for ``output``: complex for a complex output."""
+    u = rng.standard_normal(output.shape)
+    if backend.is_complex(output.dtype):
+        u = u + 1j * rng.standard_normal(output.shape)
+    return u
 
 
 def _outputs(f: Callable[..., Any], inputs: Sequence[Tensor]) -> list[Tensor]:
@@ -29,10 +46,11 @@ def _outputs(f: Callable[..., Any], inputs: Sequence[Tensor]) -> list[Tensor]:
 
 
 def _projected(f: Callable[..., Any], inputs: Sequence[Tensor], cotangents: list[Any]) -> float:
-    """``sum(<f(inputs)_k, u_k>)`` as a Python float, with no tape involved."""
+    """``sum(<f(inputs)_k, u_k>)`` as a Python float, with no tape involved: the real inner
+    product ``sum(real(conj(u) * f))``, of which ``u`` is the gradient with respect to f."""
     total = 0.0
     for o, u in zip(_outputs(f, inputs), cotangents):
-        total += float(np.sum(backend.to_host(o._data) * u))
+        total += float(np.sum(np.real(np.conj(u) * backend.to_host(o._data))))
     return total
 
 
@@ -47,11 +65,13 @@ def gradcheck(
 ) -> bool:
     """Check ``f``'s reverse-mode gradient against central differences.
 
-    ``f`` takes the inputs (converted to float64 Tensors) and returns a Tensor
-    or a nest of them. For a random cotangent ``u`` (fixed by ``seed``), the
-    tape's ``J^T u`` must match ``(<u, f(x + eps e_i)> - <u, f(x - eps e_i)>) / 2 eps``
-    for every input element. Raises AssertionError naming the worst element;
-    returns True.
+    ``f`` takes the inputs (converted to float64 Tensors, complex128 for complex ones)
+    and returns a Tensor or a nest of them. For a random cotangent ``u`` (fixed by
+    ``seed``; complex for complex outputs), the tape's ``J^T u`` must match
+    ``(<u, f(x + eps e_i)> - <u, f(x - eps e_i)>) / 2 eps`` for every input element, and
+    for a complex element also ``i`` times the same difference along ``i eps e_i``
+    (``<u, v>`` is ``sum(real(conj(u) * v))``). Raises AssertionError naming the worst
+    element; returns True.
 
     >>> import tapegrad as tg
     >>> from tapegrad.testing import gradcheck
@@ -63,7 +83,7 @@ def gradcheck(
     with GradientTape() as tape:
         tape.watch(inputs)
         outputs = _outputs(f, inputs)
-    cotangents = [rng.standard_normal(o.shape) for o in outputs]
+    cotangents = [_cotangent(rng, o) for o in outputs]
     seeds = [ops.asarray(u, dtype=o.dtype, like=o) for o, u in zip(outputs, cotangents)]
     # No path is a zero gradient, checked against the numeric one like any other.
     analytic = tape.gradient(outputs, inputs, output_gradients=seeds, unconnected_gradients="zero")
@@ -76,7 +96,7 @@ def gradcheck(
                 f"expected {x.shape} {x.dtype}"
             )
         numeric = _numeric_gradient(f, inputs, i, cotangents, eps)
-        got = np.zeros(x.shape) if grad is None else backend.to_host(grad._data)
+        got = np.zeros_like(numeric) if grad is None else backend.to_host(grad._data)
         error = np.abs(got - numeric) - (atol + rtol * np.abs(numeric))
         if error.size and error.max() > 0:
             j = np.unravel_index(int(np.argmax(error)), error.shape)
@@ -97,19 +117,21 @@ def _numeric_gradient(
     f: Callable[..., Any], inputs: list[Tensor], i: int, cotangents: list[Any], eps: float
 ) -> np.ndarray:
     x = inputs[i]
-    host = backend.to_host(x._data).astype(np.float64)
+    host = backend.to_host(x._data)
     xp = backend.namespace(x._data)
-    numeric = np.zeros(host.shape)
+    numeric = np.zeros(host.shape, host.dtype)
+    directions = (1.0, 1j) if backend.is_complex(host.dtype) else (1.0,)
     for j in np.ndindex(*host.shape):
-        values = []
-        for step in (eps, -eps):
-            moved = host.copy()
-            moved[j] += step
-            data = moved if xp is np else xp.asarray(moved, device=x._data.device)
-            trial = list(inputs)
-            trial[i] = Tensor(data)
-            values.append(_projected(f, trial, cotangents))
-        numeric[j] = (values[0] - values[1]) / (2 * eps)
+        for direction in directions:  # d/dx, then i d/dy: dL/dx + i dL/dy
+            values = []
+            for step in (eps, -eps):
+                moved = host.copy()
+                moved[j] += step * direction
+                data = moved if xp is np else xp.asarray(moved, device=x._data.device)
+                trial = list(inputs)
+                trial[i] = Tensor(data)
+                values.append(_projected(f, trial, cotangents))
+            numeric[j] += direction * (values[0] - values[1]) / (2 * eps)
     return numeric
 
 
@@ -137,7 +159,7 @@ def gradgradcheck(
             inner.watch(list(xs))
             outputs = _outputs(f, xs)
         if not cotangents:
-            cotangents.extend(rng.standard_normal(o.shape) for o in outputs)
+            cotangents.extend(_cotangent(rng, o) for o in outputs)
         seeds = [ops.asarray(u, dtype=o.dtype, like=o) for o, u in zip(outputs, cotangents)]
         grads = inner.gradient(
             outputs, list(xs), output_gradients=seeds, unconnected_gradients="zero"

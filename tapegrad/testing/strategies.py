@@ -1,11 +1,18 @@
 """Hypothesis strategies for property-based gradient checks.
 
+Every strategy takes a ``dtype``; a complex one (``np.complex128``) draws complex
+values in the domain's complex counterpart (see :func:`elements`).
+
 >>> from hypothesis import given
+>>> import numpy as np
 >>> import tapegrad as tg
 >>> from tapegrad.testing import gradcheck, strategies as tst
 >>> @given(tst.tensors(domain="positive"))
 ... def test_log(x):
 ...     gradcheck(tg.log, [x])
+>>> @given(tst.tensors(dtype=np.complex128, domain="positive"))
+... def test_complex_log(z):
+...     gradcheck(tg.log, [z])  # both the real and the imaginary direction
 """
 
 from __future__ import annotations
@@ -28,17 +35,43 @@ DOMAINS: dict[str, tuple[float, float]] = {
 }
 
 
-def elements(domain: str = "real", dtype: Any = np.float64) -> st.SearchStrategy[float]:
-    """Floats in an op's domain: ``real``, ``positive``, ``unit`` (|x| < 1), ``nonzero``,
-    ``small``; representable in ``dtype``."""
+# The imaginary parts drawn with each domain's real parts for complex dtypes. The
+# domains keep away from poles and branch cuts: ``positive`` is a right half-plane (log
+# and sqrt cut along the negative reals), ``unit`` lies inside the unit disc (arctan's
+# branch points are +-i), ``nonzero`` keeps |z| >= 0.2.
+IMAGINARY_PARTS: dict[str, tuple[float, float]] = {
+    "real": (-3.0, 3.0),
+    "positive": (-3.0, 3.0),
+    "unit": (-0.6, 0.6),
+    "nonzero": (-3.0, 3.0),
+    "small": (-1.0, 1.0),
+}
+_COMPLEX_REAL_PARTS = {"unit": (-0.6, 0.6)}
+
+
+def elements(domain: str = "real", dtype: Any = np.float64) -> st.SearchStrategy[Any]:
+    """Numbers in an op's domain: ``real``, ``positive``, ``unit`` (|x| < 1), ``nonzero``,
+    ``small``; representable in ``dtype``. For a complex ``dtype`` the real part is drawn
+    from the domain and the imaginary part from :data:`IMAGINARY_PARTS` (``positive`` is
+    then the half-plane ``real(z) >= 0.2``, ``unit`` the square ``|re|, |im| <= 0.6``)."""
     if domain not in DOMAINS:
         raise ValueError(f"elements: unknown domain {domain!r}; choose from {sorted(DOMAINS)}")
-    lo, hi = DOMAINS[domain]
-    width = 32 if np.dtype(dtype) == np.float32 else 64
-    values = st.floats(lo, hi, width=width, allow_nan=False, allow_infinity=False)
+    dtype = np.dtype(dtype)
+    is_complex = dtype.kind == "c"
+    lo, hi = _COMPLEX_REAL_PARTS.get(domain, DOMAINS[domain]) if is_complex else DOMAINS[domain]
+    width = 32 if dtype in (np.float32, np.complex64) else 64
+    values = _floats(lo, hi, width)
     if domain == "nonzero":
-        return st.tuples(values, st.sampled_from([-1.0, 1.0])).map(lambda p: p[0] * p[1])
-    return values
+        values = st.tuples(values, st.sampled_from([-1.0, 1.0])).map(lambda p: p[0] * p[1])
+    if not is_complex:
+        return values
+    return st.builds(complex, values, _floats(*IMAGINARY_PARTS[domain], width))
+
+
+def _floats(lo: float, hi: float, width: int) -> st.SearchStrategy[float]:
+    if width == 32:  # bounds the float32 grid holds (0.6 is not on it)
+        lo, hi = float(np.float32(lo)), float(np.float32(hi))
+    return st.floats(lo, hi, width=width, allow_nan=False, allow_infinity=False)
 
 
 def shapes(min_dims: int = 0, max_dims: int = 3, max_side: int = 4) -> st.SearchStrategy:
@@ -61,7 +94,8 @@ def arrays(
     domain: str = "real",
     unique: bool = False,
 ) -> st.SearchStrategy[np.ndarray]:
-    """NumPy arrays of ``shape`` (a tuple or a strategy; random shapes when None)."""
+    """NumPy arrays of ``shape`` (a tuple or a strategy; random shapes when None) of
+    ``dtype``, real or complex."""
     return hnp.arrays(
         dtype=dtype,
         shape=shapes() if shape is None else shape,

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapegrad import backend, ops
-from tapegrad.ops.primitive import Primitive, raw, shape_of, unbroadcast
-from tapegrad.record import is_recorded
+from tapegrad import ops
+from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
 from tapegrad.scipy._dispatch import kernel
 from tapegrad.scipy.linalg._matrix import mT
 from tapegrad.tensor import Tensor
@@ -83,8 +82,8 @@ _sqrtm = Primitive("sqrtm", lambda xp, a: kernel(xp, "linalg", "sqrtm")(a)).defv
 
 def sqrtm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
     """The principal square root ``X`` of ``A`` (``X @ X == A``). Real when ``A`` has no
-    negative real eigenvalues; a complex root is returned without a gradient, and asking
-    for one raises (complex gradients are not supported here).
+    negative real eigenvalues; a complex root is returned, and differentiating it raises
+    NotImplementedError (complex gradients are not supported here).
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.linalg import sqrtm
@@ -92,10 +91,4 @@ def sqrtm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
     array([[2., 0.],
            [0., 3.]])
     """
-    root = _sqrtm._unary(A)
-    if not backend.is_real_floating(raw(root).dtype) and is_recorded(A):
-        raise NotImplementedError(
-            "sqrtm: this matrix has negative real eigenvalues, so its square root is complex; "
-            "tapegrad.scipy.linalg differentiates real square roots only"
-        )
-    return root
+    return _sqrtm._unary(A)  # a complex root on a tape: record() raises NotImplementedError
