@@ -174,9 +174,9 @@ def _logsumexp_forward(xp: Any, x: Any, axis: tuple[int, ...], keepdims: bool) -
 def _logsumexp_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
     # d logsumexp / dx = softmax(x) = exp(x - logsumexp(x)). Two cases need softmax the
     # long way, exp(x - peak) / sum(exp(x - peak)): a slice that is -inf throughout (fully
-    # masked; its gradient is 0, not exp(-inf + inf) = NaN), and |logsumexp| >= 2**50,
-    # where logsumexp rounds to its peak and x - ans loses the log of the sum (at 1e308,
-    # a gradient of 1 instead of 1/2 for two equal entries).
+    # masked; its gradient is 0, not exp(-inf + inf) = NaN), and |logsumexp| >= 2**20,
+    # where rounding logsumexp to a multiple of its ulp (>= 1e-10 there) shows in
+    # exp(x - ans) (at 1e15 it gave 0.47 instead of 1/2, at 1e308 1 instead of 1/2).
     shape = shape_of(x)
     if type(g) is np.ndarray and type(x) is np.ndarray:  # raw mode: the same, in NumPy
         if not keepdims:  # reduced axes back as 1s: operands broadcast, no broadcast_to
@@ -194,7 +194,7 @@ def _logsumexp_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdi
     return expand_reduced(g, shape, axis, keepdims) * (e / ops.where(total == 0.0, 1.0, total))
 
 
-_ROUNDS_TO_PEAK = 2.0**50
+_ROUNDS_TO_PEAK = 2.0**20
 
 
 _logsumexp = Primitive("logsumexp", _logsumexp_forward, complex_rules=False).defvjp(_logsumexp_vjp)
