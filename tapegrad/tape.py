@@ -8,6 +8,8 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from tapegrad import backend
 from tapegrad.sites import caller_site, code_line, format_site, warn_once
 from tapegrad.tensor import Tensor, Variable
@@ -284,3 +286,16 @@ def note_escape(t: Tensor, how: str) -> None:
             f"{format_site(site)} inside a recording GradientTape: values computed from the "
             "result carry no gradient",
         )
+
+
+def host_value(x: Any, how: str) -> Any:
+    """``x``'s value as a host NumPy array, read to decide a layout that carries no gradient
+    (sort orders, masks, unique's indices). Unlike :func:`note_escape` it does not warn: the
+    gradient still flows through the ops built from the decision. tg.compile's traces
+    guard the value, so a replay with other values traces again."""
+    if not isinstance(x, Tensor):
+        return np.asarray(backend.to_host(x)) if hasattr(x, "shape") else np.asarray(x)
+    for tape in _active.get():
+        if tape._mode is TRACING:
+            tape._guard(x, how)
+    return backend.to_host(x.data)
