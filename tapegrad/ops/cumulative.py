@@ -175,11 +175,18 @@ def _neighbours(x: ArrayLike, axis: int) -> tuple[Tensor, Tensor]:
 def ediff1d(ary: ArrayLike, to_end: Any = None, to_begin: Any = None) -> Tensor:
     """Differences of consecutive elements of the flattened input, with optional ends."""
     flat = ops.reshape(ary, (-1,))
+
+    def placed(end: Any) -> Any:
+        if not isinstance(end, Tensor):  # a constant, next to the input, in its dtype
+            dtype = np.dtype(backend.dtype_name(flat.dtype))
+            end = ops.asarray(np.asarray(end, dtype=dtype), like=flat)
+        return ops.reshape(end, (-1,))
+
     parts = [diff(flat)]
     if to_begin is not None:
-        parts.insert(0, ops.reshape(to_begin, (-1,)))
+        parts.insert(0, placed(to_begin))
     if to_end is not None:
-        parts.append(ops.reshape(to_end, (-1,)))
+        parts.append(placed(to_end))
     return parts[0] if len(parts) == 1 else ops.concatenate(parts)
 
 

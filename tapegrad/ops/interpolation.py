@@ -42,9 +42,10 @@ def interp(
     if shape_of(xp)[0] == 0:
         raise ValueError("interp: array of sample points is empty")
     dtype = result_dtype(fp, 1.0)
-    x = ops.astype(_array(x), result_dtype(x, 1.0))
-    xp = ops.astype(_placed(_array(xp), x), result_dtype(xp, 1.0))
-    fp = ops.astype(_placed(_array(fp), x), dtype)
+    like = next((v for v in (x, xp, fp) if isinstance(v, Tensor)), None)
+    x = ops.astype(_placed(_array(x), like), result_dtype(x, 1.0))
+    xp = ops.astype(_placed(_array(xp), like), result_dtype(xp, 1.0))
+    fp = ops.astype(_placed(_array(fp), like), dtype)
     if period is not None:
         if period == 0:
             raise ValueError("interp: period must be a non-zero value")
@@ -87,7 +88,9 @@ def _array(x: Any) -> Any:
 
 def _placed(value: Any, like: Any) -> Any:
     """A host constant next to ``like`` (other backends' Tensors refuse host arrays)."""
-    return value if isinstance(value, Tensor) else ops.asarray(value, like=like)
+    if isinstance(value, Tensor) or like is None:
+        return value
+    return ops.asarray(value, like=like)
 
 
 def unwrap(

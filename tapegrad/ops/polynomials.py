@@ -76,7 +76,7 @@ def polyder(p: ArrayLike, m: int = 1) -> Tensor:
     p = _coefficients(p, "polyder")
     for _ in range(m):
         n = shape_of(p)[0] - 1
-        p = p[:-1] * ops.asarray(np.arange(n, 0, -1), like=p)
+        p = p[:-1] * ops.asarray(np.arange(n, 0, -1).astype(result_dtype(p)), like=p)
     return p
 
 
@@ -92,7 +92,7 @@ def polyint(p: ArrayLike, m: int = 1, k: Any = None) -> Tensor:
         raise ValueError("polyint: k must be a scalar or a sequence of length m")
     for j in range(m):
         n = shape_of(p)[0]
-        divisors = ops.asarray(np.arange(n, 0, -1), like=p)
+        divisors = ops.asarray(np.arange(n, 0, -1, dtype=result_dtype(p, 1.0)), like=p)
         p = ops.concatenate([p / divisors, ops.asarray(constants[j : j + 1], like=p)])
     return p
 

@@ -38,8 +38,11 @@ def select(condlist: Any, choicelist: Any, default: ArrayLike = 0) -> Tensor:
     if not condlist:
         raise ValueError("select: need at least one condition")
     dtype = result_dtype(*choicelist, default)
+    like = next((c for c in (*choicelist, *condlist) if isinstance(c, Tensor)), None)
     out = default
     for condition, choice in zip(reversed(condlist), reversed(choicelist)):
+        if like is not None and not isinstance(condition, Tensor):  # host masks go along
+            condition = ops.asarray(np.asarray(condition), like=like)
         out = ops.where(condition, choice, out)
     return ops.astype(out, dtype) if np.dtype(result_dtype(out)) != dtype else out
 

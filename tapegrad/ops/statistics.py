@@ -179,6 +179,7 @@ def cov(
     x = ops.astype(x, dtype)
     if ddof is None:
         ddof = 0 if bias else 1
+    fweights, aweights = _placed(fweights, x), _placed(aweights, x)
     weights = None
     if fweights is not None:
         weights = fweights
@@ -200,6 +201,21 @@ def cov(
     scaled = centered if weights is None else centered * weights
     product = ops.matmul(centered, ops.transpose(scaled))
     return ops.squeeze(product * (1.0 / factor))
+
+
+def _placed(value: Any, like: Any) -> Any:
+    """``value`` next to ``like`` and in its dtype (other backends refuse host arrays and
+    integer-float mixes)."""
+    if value is None:
+        return value
+    dtype = np.dtype(backend.dtype_name(like.dtype))
+    if isinstance(value, Tensor):
+        return (
+            value
+            if np.dtype(backend.dtype_name(value.dtype)) == dtype
+            else ops.astype(value, dtype)
+        )
+    return ops.asarray(np.asarray(value, dtype=dtype), like=like)
 
 
 def corrcoef(
