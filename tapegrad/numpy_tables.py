@@ -75,7 +75,9 @@ def differentiable_ufuncs(ops: Any) -> dict[Any, Any]:
         np.arccosh: ops.arccosh,
         np.arctanh: ops.arctanh,
         np.deg2rad: ops.deg2rad,
+        np.radians: ops.deg2rad,
         np.rad2deg: ops.rad2deg,
+        np.degrees: ops.rad2deg,
         np.remainder: ops.remainder,
         np.fmod: ops.fmod,
         np.divmod: ops.divmod,
@@ -171,6 +173,7 @@ def differentiable_functions(ops: Any, signatures: Any, reductions: Any) -> dict
         np.unwrap: ops.unwrap,
         # elementwise functions that are not ufuncs
         np.sinc: ops.sinc,
+        np.i0: ops.i0,
         np.nan_to_num: ops.nan_to_num,
         np.real: ops.real,
         np.imag: ops.imag,
@@ -268,6 +271,7 @@ def differentiable_functions(ops: Any, signatures: Any, reductions: Any) -> dict
         np.polyint: ops.polyint,
         np.polydiv: ops.polydiv,
         np.poly: ops.poly,
+        np.polyfit: ops.polyfit,
         # creation from traced values
         np.linspace: ops.linspace,
         np.logspace: ops.logspace,

@@ -25,7 +25,6 @@ docs/numpy.md lists every function as differentiable, no gradient or not support
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 # fmt: off
@@ -121,7 +120,5 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import numpy
 
-        if name in ("float128", "complex256"):
-            return getattr(numpy, name)  # AttributeError where the platform lacks it
-        return importlib.import_module(f"numpy.{name}")
+        return getattr(numpy, name)  # float128: AttributeError where the platform lacks it
     raise AttributeError(f"module 'tapegrad.numpy' has no attribute {name!r}")

@@ -1,8 +1,8 @@
 """Polynomials as coefficient arrays, highest power first: polyval polyadd polysub polymul
-polyder polyint polydiv poly.
+polyder polyint polydiv poly polyfit.
 
 Built from arithmetic, convolve and indexing, so differentiable in the coefficients and
-points to any order. (``polyfit`` and ``roots`` need linear algebra: see tapegrad.numpy.)
+points to any order; ``polyfit`` in the fitted values. (``roots`` needs eigenvalues.)
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.ops.primitive import shape_of
 from tapegrad.ops.rule_helpers import result_dtype
+from tapegrad.record import is_recorded
 from tapegrad.tape import host_value
 from tapegrad.tensor import Tensor
 
@@ -134,3 +135,50 @@ def poly(seq_of_zeros: ArrayLike) -> Any:
     for k in range(shape_of(zeros)[0]):
         out = ops.convolve(out, ops.stack([ops.ones((), like=zeros), -zeros[k]]))
     return out
+
+
+def polyfit(
+    x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None, full: bool = False,
+    w: ArrayLike = None, cov: Any = False,
+) -> Tensor:  # fmt: skip
+    """The least-squares polynomial fit of degree ``deg``, as ``np.polyfit``: the
+    coefficients are a fixed linear map of ``y`` (NumPy's own least squares applied to
+    the identity), so they are differentiable in ``y`` to any order. The sample points
+    ``x`` and the weights ``w`` are constants here.
+
+    >>> import tapegrad as tg
+    >>> tg.polyfit([0.0, 1.0, 2.0], tg.tensor([1.0, 3.0, 5.0]), 1).numpy().round(12)
+    array([2., 1.])
+    """
+    if full or cov:
+        raise NotImplementedError("polyfit: full=True and cov=True are not supported on Tensors")
+    for name, value in (("x", x), ("w", w)):
+        if isinstance(value, Tensor) and is_recorded(value):
+            raise NotImplementedError(
+                f"polyfit: the gradient with respect to {name} needs linear-algebra gradients "
+                "(numpy.linalg.lstsq), which tapegrad does not have yet"
+            )
+    points = np.asarray(host_value(x, "numpy.polyfit()"), dtype=float)
+    order = int(deg) + 1
+    if deg < 0:
+        raise ValueError("polyfit: expected deg >= 0")
+    if points.ndim != 1 or points.size == 0:
+        raise TypeError("polyfit: expected a non-empty 1-d x")
+    # NumPy's least squares: Vandermonde columns scaled to unit norm, then lstsq
+    lhs = np.vander(points, order)
+    weights = None if w is None else np.asarray(host_value(w, "numpy.polyfit()"), dtype=float)
+    if weights is not None:
+        lhs = lhs * weights[:, np.newaxis]
+    if rcond is None:
+        rcond = len(points) * np.finfo(points.dtype).eps
+    scale = np.sqrt((lhs * lhs).sum(axis=0))
+    solution = np.linalg.lstsq(lhs / scale, np.eye(len(points)), rcond)[0]
+    fit = (solution.T / scale).T  # coefficients = fit @ (weighted y)
+    values = y if weights is None else ops.multiply(y, _column(weights, y))
+    return ops.tensordot(ops.asarray(fit.astype(result_dtype(y, 1.0)), like=values), values, 1)
+
+
+def _column(weights: np.ndarray, y: Any) -> Any:
+    """The weights shaped to multiply ``y`` (1-d, or one column per fitted data set)."""
+    column = weights if len(shape_of(y)) == 1 else weights[:, np.newaxis]
+    return ops.asarray(column.astype(result_dtype(y, 1.0)), like=y)
