@@ -17,11 +17,14 @@ from tapegrad.ops import *  # noqa: F403 - the op library is the public namespac
 from tapegrad.ops import __all__ as _ops_all
 from tapegrad.replay import GuardError
 from tapegrad.replay import compile as compile  # tg.compile, like torch.compile
+from tapegrad.sites import redirect_numpy_warnings
 from tapegrad.tape import GradientTape
 from tapegrad.tensor import Tensor, Variable, tensor
 from tapegrad.transforms import grad, hessian, hvp, jacobian, jvp, value_and_grad, vjp
 
 __version__ = "0.1.0"
+
+redirect_numpy_warnings()
 
 # compile is left out of __all__: a star-import must not shadow the builtin.
 __all__ = [

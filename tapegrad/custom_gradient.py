@@ -23,6 +23,7 @@ from tapegrad.sweep_raw import current_sweep
 from tapegrad.tape import GradientTape, _flatten, active_tapes
 from tapegrad.tensor import Tensor, Variable
 from tapegrad.transform_args import undo_on_error
+from tapegrad.wording import count
 
 
 def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -73,7 +74,7 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
             outputs = _flatten(y)
             backward = _Backward(name, args, inputs, variables, outputs, grad_fn)
             if isinstance(y, Tensor):
-                primitive = Primitive(name, lambda xp, *arrays: y.data, replayable=False)
+                primitive = Primitive(name, lambda xp, *arrays: y._data, replayable=False)
                 return primitive.defvjp_argnum(backward.rule)(*inputs, *variables)
             # Several outputs travel as one flat Tensor: grad_fn sees all their cotangents at once.
             dtypes = {o.dtype for o in outputs}
@@ -114,8 +115,8 @@ def _accepts_variables(fn: Callable[..., Any]) -> bool:
 
 
 def _concat_flat(outputs: list[Tensor]) -> Any:
-    xp = backend.namespace(*(o.data for o in outputs))
-    return xp.concat([xp.reshape(o.data, (-1,)) for o in outputs])
+    xp = backend.namespace(*(o._data for o in outputs))
+    return xp.concat([xp.reshape(o._data, (-1,)) for o in outputs])
 
 
 def _unpack(packed: Tensor, like: list[Tensor]) -> list[Tensor]:
@@ -201,7 +202,7 @@ class _Backward:
         elif n == 1:
             per_arg = [grads]
         else:
-            got = f"{len(grads)} values" if isinstance(grads, (tuple, list)) else "one value"
+            got = count(len(grads), "value") if isinstance(grads, (tuple, list)) else "one value"
             raise TypeError(
                 f"custom_gradient {self.name}: grad_fn must return one gradient per input "
                 f"({n}), got {got}"

@@ -64,7 +64,7 @@ def _bad_value(value: Any) -> str | None:
     """``"nan"``, ``"inf"`` or None for a Tensor or array (non-floating ones are always fine)."""
     from tapegrad.tensor import Tensor
 
-    data = value.data if isinstance(value, Tensor) else value
+    data = value._data if isinstance(value, Tensor) else value
     if not backend.is_floating(data.dtype):
         return None
     xp = backend.namespace(data)

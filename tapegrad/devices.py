@@ -15,14 +15,15 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend
+from tapegrad.wording import a
 
 _default_device: contextvars.ContextVar[str] = contextvars.ContextVar(
     "tapegrad_device", default="cpu"
 )
 
 INSTALL_HINT = (
-    "install the gpu extra (pip install 'tapegrad[gpu]'; if pip cannot find a CuPy "
-    "wheel for your CUDA, pip install cupy-cuda12x or cupy-cuda11x, and array-api-compat)"
+    "install CuPy with the gpu extra (pip install 'tapegrad[gpu]'; if pip cannot find a "
+    "CuPy wheel for your CUDA, pip install cupy-cuda12x or cupy-cuda11x, and array-api-compat)"
 )
 
 
@@ -54,26 +55,38 @@ def gpu_index(device: str) -> int:
 _cupy_module: ModuleType | None = None
 
 
-def cupy() -> ModuleType:
+def cupy(asked: str = "gpu") -> ModuleType:
     """The CuPy module, once CuPy, array-api-compat and a GPU are known to work.
 
-    Raises RuntimeError saying how to install the gpu extra otherwise.
+    Raises RuntimeError naming the device as the user wrote it (``asked``) and saying
+    how to install the gpu extra otherwise.
     """
     global _cupy_module
     if _cupy_module is not None:
         return _cupy_module
     try:
-        import array_api_compat.cupy  # noqa: F401 - CuPy under the array API's names
         import cupy as cp
-
-        count = cp.cuda.runtime.getDeviceCount()
-    except Exception as exc:  # ImportError, or a CUDA driver/runtime error
+    except ImportError as exc:
         raise RuntimeError(
-            f"device 'gpu' needs CuPy and a CUDA GPU: {INSTALL_HINT}, then check that "
-            f"a GPU is visible ({type(exc).__name__}: {exc})"
+            f"device {asked!r} needs CuPy, which is not installed: {INSTALL_HINT} "
+            f"({type(exc).__name__}: {exc})"
+        ) from exc
+    try:
+        import array_api_compat.cupy  # noqa: F401 - CuPy under the array API's names
+    except ImportError as exc:
+        raise RuntimeError(
+            f"device {asked!r} needs array-api-compat beside CuPy: pip install array-api-compat "
+            f"({type(exc).__name__}: {exc})"
+        ) from exc
+    try:
+        count = cp.cuda.runtime.getDeviceCount()
+    except Exception as exc:  # a CUDA driver/runtime error
+        raise RuntimeError(
+            f"device {asked!r}: CuPy is installed but cannot reach a CUDA GPU; check the "
+            f"driver and that a GPU is visible ({type(exc).__name__}: {exc})"
         ) from exc
     if count == 0:
-        raise RuntimeError(f"device 'gpu' needs a CUDA GPU, but CuPy sees none ({INSTALL_HINT})")
+        raise RuntimeError(f"device {asked!r} needs a CUDA GPU, but CuPy sees none")
     _cupy_module = cp
     return cp
 
@@ -96,7 +109,7 @@ def placement(device: str | None) -> backend.Placement:
     target = normalize(device)
     if target == "cpu":
         return backend.HOST
-    cp = cupy()
+    cp = cupy(str(device) if device is not None else target)
     import array_api_compat.cupy as xp
 
     index = gpu_index(target)
@@ -118,10 +131,22 @@ def make_array(data: Any, dtype: Any, device: str | None) -> Any:
         return xp.asarray(data, dtype=backend.dtype_in(xp, dtype), copy=True, device=data.device)
     to = placement(device)
     if to.xp is np:
-        return np.array(backend.to_host(data) if foreign else data, dtype=dtype, copy=True)
+        array = np.array(backend.to_host(data) if foreign else data, dtype=dtype, copy=True)
+        if array.dtype.kind in "OUSV":  # object, str, bytes, structured: not numbers
+            raise TypeError(
+                f"tensor: cannot make a Tensor of {type(data).__name__} data {_short(data)} "
+                f"(NumPy makes it {a(array.dtype)} array); Tensors hold booleans, integers, "
+                "floats or complex numbers"
+            )
+        return array
     if foreign and (backend.namespace(data) is not to.xp or backend.device_of(data) != to.name):
         data = backend.to_host(data)
     return to.xp.asarray(data, dtype=backend.dtype_in(to.xp, dtype), copy=True, device=to.device)
+
+
+def _short(data: Any) -> str:
+    text = repr(data)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def build(device: str | None, make: Any) -> Any:

@@ -51,17 +51,26 @@ def why_unconnected(tape: GradientTape, source: Tensor, targets: list[Tensor]) -
         if isinstance(source, Variable) and not source.trainable:
             return "it is a non-trainable Variable, which is never watched automatically"
         if isinstance(source, Variable) and _reads(tape, source):
+            outside = not any(_on_tape(tape, t) for t in targets)
             return (
                 "it was never watched: a trainable Variable is watched when an op reads it "
                 "while the tape records, and no op did"
+                + (
+                    " (the target was computed outside the `with GradientTape()` block)"
+                    if outside
+                    else ""
+                )
             )
         return "it was never watched (call tape.watch on it, or use a trainable Variable)"
     if any(i in tape._stopped_reads for i in dependents):
         return "it was only read under tape.stop_recording(), which records nothing"
     if not any(_on_tape(tape, t) for t in targets):
+        dtypes = {str(t.dtype) for t in targets if not backend.is_floating(t.dtype)}
+        if dtypes:
+            return f"the target has dtype {', '.join(sorted(dtypes))}, which has no gradient"
         return (
-            "the target was not computed while this tape was recording "
-            "(compute it inside the `with GradientTape()` block)"
+            "the target is not on this tape: it was computed outside the "
+            "`with GradientTape()` block, or by an op with no gradient (floor, round, sign, ...)"
         )
     return "there is no path from it to the target on this tape"
 

@@ -71,8 +71,8 @@ def format_bytes(n: float) -> str:
 def _arrays(entry: Any) -> Iterator[Any]:
     """Every array an entry keeps alive: its inputs (Tensors or raw), output and array params."""
     for x in entry.inputs:
-        yield x.data if isinstance(x, Tensor) else x
-    yield entry.output.data
+        yield x._data if isinstance(x, Tensor) else x
+    yield entry.output._data
     for value in entry.params.values():
         yield from value if isinstance(value, tuple) else (value,)
 

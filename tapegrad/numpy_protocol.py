@@ -13,6 +13,12 @@ from typing import Any
 
 import numpy as np
 
+# What a user can do about a function tapegrad lacks, appended to the TypeError.
+UNSUPPORTED_HINT = (
+    "; write it with tapegrad ops, or give it a gradient with @tg.custom_gradient or "
+    "tg.Primitive(...).defvjp(...) (docs/extending.md)"
+)
+
 
 @functools.cache
 def _tables() -> tuple[dict[Any, Any], dict[Any, Any]]:
@@ -63,7 +69,7 @@ _UFUNC_DEFAULTS = {"casting": "same_kind", "order": "K", "subok": True, "signatu
 
 def _unsupported(ufunc: Any, method: str) -> TypeError:
     what = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
-    return TypeError(f"tapegrad does not support numpy.{what} on Tensors")
+    return TypeError(f"tapegrad does not support numpy.{what} on Tensors{UNSUPPORTED_HINT}")
 
 
 def array_ufunc(ufunc: Any, method: str, inputs: tuple, kwargs: dict[str, Any]) -> Any:
@@ -133,7 +139,7 @@ def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
     if op is None:
         # func.__module__ says numpy.linalg for np.linalg.svd
         name = f"{func.__module__}.{func.__name__}"
-        raise TypeError(f"tapegrad does not support {name} on Tensors")
+        raise TypeError(f"tapegrad does not support {name} on Tensors{UNSUPPORTED_HINT}")
     _reject_out(func.__name__, kwargs)
     from tapegrad.numpy_tables import WITHOUT_GRADIENT
 

@@ -50,7 +50,7 @@ def record(
         targets = _recording_tapes(primitive, inputs, output, params, tapes)
         if not targets:
             return
-    dtype = output.data.dtype
+    dtype = output._data.dtype
     if dtype is not _FLOAT64 and not backend.is_real_floating(dtype):
         return  # integer, boolean and complex results carry no gradient
     if len(inputs) > primitive.ruled_inputs:

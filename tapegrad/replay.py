@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, debug
+from tapegrad import backend, debug, wording
 from tapegrad.ops.primitive import Primitive
 from tapegrad.record import record
 from tapegrad.replay_trace import Guard, Step, Trace
@@ -81,7 +81,7 @@ class Recording:
         for slot, a in zip(self.input_slots, arrays):
             env[slot] = a
         for slot, variable in self.variables:
-            env[slot] = variable.data
+            env[slot] = variable._data
         step = None
         try:
             for table, guards in self.segments:
@@ -172,7 +172,7 @@ class Compiled:
             return self.f(*args, **kwargs)  # inside another trace: inline f
         key, leaves = _signature((args, kwargs))
         inputs = [x if isinstance(x, Tensor) else Tensor(_as_array(x)) for x in leaves]
-        arrays = [x.data for x in inputs]
+        arrays = [x._data for x in inputs]
         failure = None
         for recording in self.recordings.get(key, ()):
             env, guard, new = recording.forward(arrays)
@@ -181,6 +181,13 @@ class Compiled:
             failure = (guard, new)
         if failure is not None and self.on_guard_failure == "raise":
             guard, new = failure
+            if guard.how == "shape":
+                raise GuardError(
+                    f"compile({self.__name__}): an op at {guard.where} gave a result of shape "
+                    f"{guard.value} when recorded, whose shape depends on the values (a "
+                    f"boolean mask, a count); these inputs give shape {new}. Use "
+                    "on_guard_failure='retrace' to record this shape too"
+                )
             raise GuardError(
                 f"compile({self.__name__}): the recording converted a Tensor to Python with "
                 f"{guard.how} at {guard.where} and got {_short(guard.value)}; these inputs give "
@@ -216,7 +223,7 @@ class Compiled:
             variables = [v for _, v in recording.variables]
             call = Call(recording, env, [*inputs, *variables])
             for j in computed:
-                arrays = [x.data for x in call.inputs]
+                arrays = [x._data for x in call.inputs]
                 params = {"call": call, "output": j}
                 record(recording.primitive, call.inputs, arrays, leaves[j], params, tapes)
         return _tree_unflatten(recording.treedef, iter(leaves))
@@ -227,7 +234,10 @@ class Compiled:
 
     def __repr__(self) -> str:
         count = sum(len(r) for r in self.recordings.values())
-        return f"<compiled {self.__name__}: {count} recording(s), traced {self.traces} time(s)>"
+        recordings = wording.count(count, "recording")
+        return (
+            f"<compiled {self.__name__}: {recordings}, traced {wording.count(self.traces, 'time')}>"
+        )
 
 
 def compile(  # noqa: A001 - the name users know from torch.compile / jax.jit

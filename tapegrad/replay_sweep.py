@@ -140,10 +140,12 @@ def _plan(recording: Any, env: list[Any], out_slot: int, sources: tuple[int, ...
 def _raw_vjp(call: Call, output: int, g: Any, wanted: list[int]) -> dict[int, Any]:
     recording, env = call.recording, call.env
     if env is None:  # a freeing sweep passed this call before: replay its forward again
-        env, _, _ = recording.forward([x.data for x in call.inputs[: len(recording.input_slots)]])
+        env, _, _ = recording.forward([x._data for x in call.inputs[: len(recording.input_slots)]])
     out_slot = recording.outputs[output][1]
     slots = _slots(call)
     plan = _plan(recording, env, out_slot, tuple(sorted({slots[k] for k in wanted})))
+    if not plan.steps:  # no differentiable path from the sources to this output
+        return dict.fromkeys(wanted)
     # Like the eager sweep's freeing of passed entries: drop each value once passed.
     free = sweep_frees()
     if free:
@@ -253,7 +255,7 @@ def _sweep_verified(plan: _Plan, env: list[Any], g: Any, free: bool) -> list[Any
 
 def _fixed(gx: Any, dtype: Any) -> Any:
     if isinstance(gx, Tensor):
-        gx = gx.data
+        gx = gx._data
     elif type(gx) is not _ndarray:
         gx = np.asarray(gx)
     return gx if gx.dtype == dtype else gx.astype(dtype)

@@ -68,7 +68,8 @@ class Step:
 
 
 class Guard:
-    """A Tensor -> Python conversion made while tracing, and the value it gave."""
+    """A Tensor -> Python conversion made while tracing, and the value it gave; or, with
+    ``how == "shape"``, the shape of a result that depends on values."""
 
     __slots__ = ("slot", "how", "value", "where")
 
@@ -90,6 +91,8 @@ class Guard:
 
 
 def _convert(how: str, data: Any) -> Any:
+    if how == "shape":
+        return tuple(data.shape)
     kind = how.split("(", 1)[0]
     if kind == "bool":
         return bool(data)
@@ -128,9 +131,9 @@ class Trace:
 
         A Variable passed as an argument is an input like any other, not live.
         """
-        slot = self.slot(t.data)
+        slot = self.slot(t._data)
         self.slot_of[t._id] = slot
-        self.array_slot[id(t.data)] = slot
+        self.array_slot[id(t._data)] = slot
         if live:
             self.variables.append((slot, t))
         return slot
@@ -159,7 +162,7 @@ class Trace:
         for x in inputs:
             slot = self._lookup(x)
             if slot is None:
-                slot = self.slot(x.data if isinstance(x, Tensor) else x)
+                slot = self.slot(x._data if isinstance(x, Tensor) else x)
             else:
                 traced = True
             args.append(slot)
@@ -183,6 +186,11 @@ class Trace:
         if not args:  # a primitive without positional inputs (never today): keep arity >= 1
             step.forward = lambda xp, _, **p: primitive.forward(xp, **p)
         self.steps.append(step)
+        if refs or primitive.value_dependent_shape:
+            # The result's shape may follow values (a boolean mask, a traced repeat count),
+            # and everything recorded after it assumed this shape: guard it.
+            guard = Guard(step.out, "shape", tuple(output.shape), step.where)
+            self.guards.append((len(self.steps), guard))
 
     def _guard(self, t: Tensor, how: str) -> None:
         """Called by ``tape.note_escape`` when a Tensor's value leaves for Python."""
@@ -190,7 +198,7 @@ class Trace:
         if slot is None:
             return  # a constant converts to the same value on every call
         try:
-            value = _convert(how, t.data)
+            value = _convert(how, t._data)
         except Exception:
             return  # the conversion itself fails and raises for the user
         self.guards.append((len(self.steps), Guard(slot, how, value, format_site(caller_site()))))

@@ -71,3 +71,48 @@ def warn_once(site: tuple[str, int], message: str) -> None:
         return
     _warned.add(site)
     warnings.warn_explicit(message, UserWarning, site[0], site[1])
+
+
+# NumPy's floating-point warnings ("divide by zero encountered in log") come from C with
+# the innermost Python frame as their place: a tapegrad forward, not the user's line that
+# asked for the op. The filter lets each one through (appended: any filter of the user's
+# comes first), and the hook below passes it on as the user's, once per user line.
+_showwarning_before: Any = None
+
+
+def _user_frame() -> Any:
+    """The innermost frame outside tapegrad and the warnings machinery."""
+    frame = sys._getframe(1)
+    while frame is not None and (
+        inside_package[frame.f_code.co_filename] or frame.f_code.co_filename == warnings.__file__
+    ):
+        frame = frame.f_back
+    return frame
+
+
+def _showwarning(message: Any, category: Any, filename: str, lineno: int, *rest: Any) -> None:
+    if issubclass(category, RuntimeWarning) and inside_package[filename]:
+        frame = _user_frame()
+        if frame is not None:
+            user_globals = frame.f_globals
+            warnings.warn_explicit(
+                message,
+                category,
+                frame.f_code.co_filename,
+                frame.f_lineno,
+                module=user_globals.get("__name__"),
+                registry=user_globals.setdefault("__warningregistry__", {}),
+                module_globals=user_globals,
+            )
+            return
+    _showwarning_before(message, category, filename, lineno, *rest)
+
+
+def redirect_numpy_warnings() -> None:
+    """Report NumPy's RuntimeWarnings raised inside tapegrad at the user's line (idempotent)."""
+    global _showwarning_before
+    if _showwarning_before is not None:
+        return
+    _showwarning_before = warnings.showwarning
+    warnings.showwarning = _showwarning
+    warnings.filterwarnings("always", category=RuntimeWarning, module=r"tapegrad\.", append=True)

@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import debug, explain, ops
+from tapegrad.sites import caller_site, warn_once
 from tapegrad.sweep_raw import accumulate_raw, current_sweep, frees, nested_recording, sweep_raw
 from tapegrad.tape import INPUTS, OUTPUT, TRACING, Entry, GradientTape, _active, _flatten
 from tapegrad.tensor import Tensor, Variable
+from tapegrad.wording import count
 
 UNCONNECTED = ("none", "zero", "raise")
 
@@ -32,11 +34,32 @@ def gradient(
     plan = _Plan(tape, targets, flat_sources)
     plan.check_connected(unconnected_gradients)
     plan.check_versions()
+    # When no source can get a gradient, say why while the entries are still there.
+    reason = None
+    if unconnected_gradients == "none" and flat_sources and not plan.may_connect():
+        reason = explain.why_unconnected(tape, flat_sources[0], targets)
     # Under detect_anomaly the entries stay to the end: the tape can be printed after an error.
     cotangents = plan.sweep(seeds, free=not tape.persistent and not debug.anomaly_mode())
     results = [_result(cotangents.get(s._id), s, unconnected_gradients) for s in flat_sources]
+    if unconnected_gradients == "none" and flat_sources and all(r is None for r in results):
+        _warn_all_none(flat_sources, reason)
     _finish(tape)
     return _pack(sources, iter(results))
+
+
+def _warn_all_none(sources: list[Tensor], reason: str | None) -> None:
+    """Every requested gradient is None: say why once per call site (a silent None is how
+    a forgotten ``tape.watch`` goes unnoticed)."""
+    site = caller_site()
+    if site is None:
+        return
+    what = _describe(sources[0]) if len(sources) == 1 else f"{len(sources)} sources"
+    why = reason or "there is no path from them to the target on this tape"
+    warn_once(
+        site,
+        f"gradient: every gradient is None ({what}): {why}. Pass "
+        'unconnected_gradients="zero" to get zeros, or "raise" for an error naming each source',
+    )
 
 
 def jacobian(tape: GradientTape, target: Any, sources: Any, unconnected_gradients: str) -> Any:
@@ -95,6 +118,13 @@ class _Plan:
                             break
             self.depends = depends
         self._path: tuple[list[int], set[int]] | None = None
+
+    def may_connect(self) -> bool:
+        """False when no source can have a gradient: none is watched, or no target was
+        computed from a watched value (cheap: no walk of the tape)."""
+        return any(s._id in self.depends for s in self.sources) and any(
+            t._id in self.depends for t in self.targets
+        )
 
     @property
     def on_path(self) -> list[int]:
@@ -169,7 +199,7 @@ class _Plan:
         for t, seed in zip(self.targets, seeds):
             if t._id in self.depends:
                 if raw_mode:
-                    accumulate_raw(cotangents, owned, t._id, seed.data)
+                    accumulate_raw(cotangents, owned, t._id, seed._data)
                 else:
                     _accumulate(cotangents, t._id, seed)
         entries = self.tape._entries
@@ -270,7 +300,7 @@ def _seeds(target: Any, output_gradients: Any) -> list[Any]:
     given = _flatten(output_gradients)
     if len(given) != len(targets):
         raise ValueError(
-            f"gradient: {len(targets)} targets but {len(given)} output_gradients were given"
+            f"gradient: {count(len(targets), 'target')} but {len(given)} output_gradients given"
         )
     seeds = []
     for t, g in zip(targets, given):

@@ -79,7 +79,7 @@ def sweep_raw(
         if type(g) is not _ndarray:  # another backend: rules get Tensors
             _apply_rules_any(i, entry, g, depends, cotangents, owned, anomaly)
             continue
-        ans = output.data
+        ans = output._data
         shortcuts = primitive.same_shape_vjps
         if shortcuts is not None:
             shape = ans.shape
@@ -143,7 +143,7 @@ def _apply_rules_any(
             rule = primitive.rule(k)
             if rule is None:
                 continue
-            gx = vjp_raw(primitive, k, rule, g, output.data, arrays, params, arrays[k])
+            gx = vjp_raw(primitive, k, rule, g, output._data, arrays, params, arrays[k])
             if gx is None:
                 continue
             if anomaly:
@@ -176,7 +176,7 @@ def check_raw(primitive: Any, k: int, gx: Any, x: Any) -> Any:
     if gx is None:
         return None
     if isinstance(gx, Tensor):
-        gx = gx.data
+        gx = gx._data
     elif type(gx) is not _ndarray and isinstance(gx, _generic):
         gx = np.asarray(gx)  # arithmetic on 0-d arrays gives NumPy scalars
     if gx.shape != x.shape:
@@ -185,7 +185,7 @@ def check_raw(primitive: Any, k: int, gx: Any, x: Any) -> Any:
             f"{tuple(gx.shape)}, but the input has shape {tuple(x.shape)} (a bug in the rule)"
         )
     if gx.dtype != x.dtype:
-        gx = ops.astype(gx, x.dtype).data
+        gx = ops.astype(gx, x.dtype)._data
     return gx
 
 

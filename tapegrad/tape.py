@@ -13,6 +13,7 @@ import numpy as np
 from tapegrad import backend
 from tapegrad.sites import caller_site, code_line, format_site, warn_once
 from tapegrad.tensor import Tensor, Variable
+from tapegrad.wording import a, count
 
 if TYPE_CHECKING:
     from tapegrad.listing import TapeSummary
@@ -137,7 +138,7 @@ class GradientTape:
                 )
             if not backend.is_real_floating(t.dtype):
                 raise TypeError(
-                    f"GradientTape.watch: cannot watch a {t.dtype} Tensor of shape {t.shape}: "
+                    f"GradientTape.watch: cannot watch {a(t.dtype)} Tensor of shape {t.shape}: "
                     "only real floating dtypes have gradients"
                 )
             self._add_watched(t)
@@ -178,7 +179,7 @@ class GradientTape:
 
     def __repr__(self) -> str:
         flags = " persistent" if self.persistent else ""
-        return f"<GradientTape{flags} with {len(self)} entries>"
+        return f"<GradientTape{flags} with {count(len(self), 'entry', 'entries')}>"
 
     def summary(self) -> TapeSummary:
         """The memory report: entries and saved bytes per op and in total.

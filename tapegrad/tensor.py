@@ -11,6 +11,7 @@ import numpy as np
 
 from tapegrad import backend
 from tapegrad.tensor_methods import ArrayMethods
+from tapegrad.wording import a
 
 _serials = itertools.count()
 
@@ -20,6 +21,8 @@ class Tensor(ArrayMethods):
 
     A Tensor holds no pointer to the op that made it and no gradient: the
     active :class:`~tapegrad.GradientTape` remembers how it was computed.
+    Its NumPy array is read-only once it is handed out (``.data``, ``.numpy()``,
+    ``np.asarray``): a tape may have saved it, and a write would change a gradient.
 
     >>> import tapegrad as tg
     >>> x = tg.tensor([1.0, 2.0])
@@ -27,47 +30,59 @@ class Tensor(ArrayMethods):
     6.0
     """
 
-    __slots__ = ("data", "_id", "__weakref__")
+    __slots__ = ("_data", "_id", "__weakref__")
     __array_priority__ = 1000
 
     def __init__(self, data: Any) -> None:
         # Primitives set these two slots themselves (no __init__ frame on the hot path):
         # see Primitive.__call__ in ops/primitive.py.
-        self.data = data
+        self._data = data
         self._id = next(_serials)
+
+    @property
+    def data(self) -> Any:
+        """The backend array, read-only for NumPy arrays (copy it to change it)."""
+        return _read_only(self._data)
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        raise AttributeError(
+            f"cannot set .data of a {type(self).__name__}: Tensors are immutable; "
+            "make a new Tensor, or use Variable.assign to change a Variable"
+        )
 
     # --- metadata -----------------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:
-        return tuple(self.data.shape)
+        return tuple(self._data.shape)
 
     @property
     def dtype(self) -> Any:
-        return self.data.dtype
+        return self._data.dtype
 
     @property
     def ndim(self) -> int:
-        return self.data.ndim
+        return self._data.ndim
 
     @property
     def size(self) -> int:
-        return int(np.prod(self.data.shape))
+        return int(np.prod(self._data.shape))
 
     @property
     def device(self) -> str:
-        return backend.device_of(self.data)
+        return backend.device_of(self._data)
 
     @property
     def T(self) -> Tensor:
         return _ops.transpose(self)
 
     def __len__(self) -> int:
-        if not self.data.shape:
+        if not self._data.shape:
             raise TypeError("len() of a 0-d Tensor")
-        return self.data.shape[0]
+        return self._data.shape[0]
 
     def __repr__(self) -> str:
-        body = np.array2string(backend.to_host(self.data), separator=", ", prefix="tensor(")
+        body = np.array2string(backend.to_host(self._data), separator=", ", prefix="tensor(")
         return f"tensor({body}, dtype={self.dtype})"
 
     __hash__ = object.__hash__
@@ -76,36 +91,36 @@ class Tensor(ArrayMethods):
     def numpy(self) -> np.ndarray:
         """The value as a host NumPy array (a copy for device arrays)."""
         _tape.note_escape(self, "numpy()")
-        return backend.to_host(self.data)
+        return _read_only(backend.to_host(self._data))
 
     def item(self) -> Any:
         _tape.note_escape(self, "item()")
-        return backend.to_host(self.data).item()
+        return backend.to_host(self._data).item()
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         _tape.note_escape(self, "np.asarray()")
-        out = backend.to_host(self.data)
+        out = _read_only(backend.to_host(self._data))
         if dtype is not None:
             out = out.astype(dtype, copy=False)
         return np.array(out, copy=True) if copy else out
 
     def __bool__(self) -> bool:
         _tape.note_escape(self, "bool()")
-        return bool(self.data)
+        return bool(self._data)
 
     def __float__(self) -> float:
         _tape.note_escape(self, "float()")
-        return float(self.data)
+        return float(self._data)
 
     def __int__(self) -> int:
         _tape.note_escape(self, "int()")
-        return int(self.data)
+        return int(self._data)
 
     def __index__(self) -> int:
         if backend.is_floating(self.dtype):
-            raise TypeError(f"a {self.dtype} Tensor cannot be used as an index")
+            raise TypeError(f"{a(self.dtype)} Tensor cannot be used as an index")
         _tape.note_escape(self, "index()")
-        return int(self.data)
+        return int(self._data)
 
     def to(self, device: str) -> Tensor:
         """A copy of this Tensor on ``device`` (``"cpu"``, ``"gpu"``, ``"gpu:N"``)."""
@@ -307,7 +322,7 @@ class Variable(Tensor):
     ) -> None:
         if isinstance(data, Tensor):
             _tape.note_escape(data, "tg.Variable()")
-        super().__init__(tensor(data, dtype=dtype, device=device).data)
+        super().__init__(tensor(data, dtype=dtype, device=device)._data)
         self.version = 0
         self.trainable = trainable
         self.name = name
@@ -324,7 +339,7 @@ class Variable(Tensor):
                 f"{op}: Variable {self.name or ''!r} is {self.shape} {self.dtype}, "
                 f"got {tuple(new.shape)} {new.dtype}"
             )
-        self.data = new
+        self._data = new
         self.version += 1
         return self
 
@@ -343,14 +358,14 @@ class Variable(Tensor):
     def _combine(self, delta: Any, combine: Callable[[Any, Any], Any], op: str) -> Variable:
         delta = self._here(delta)
         try:
-            new = combine(self.data, delta)
+            new = combine(self._data, delta)
         except ValueError:  # no broadcast: report the mismatch as _replace words it
             new = delta
         return self._store(new, op)
 
     def _store(self, value: Any, op: str) -> Variable:
         """Cast ``value`` to this Variable's dtype within its kind and store a copy of it."""
-        xp = backend.namespace(self.data)
+        xp = backend.namespace(self._data)
         given = xp.asarray(value)
         if _kind(given.dtype) > _kind(self.dtype):  # the cast would drop fractions or imaginaries
             return self._replace(given, op)  # raises, naming both dtypes
@@ -362,7 +377,7 @@ class Variable(Tensor):
         value = _raw(value)
         if isinstance(value, (int, float, bool, complex)):
             return value
-        return backend.move(value, backend.placement_of(self.data))
+        return backend.move(value, backend.placement_of(self._data))
 
     def __repr__(self) -> str:
         label = f"{self.name!r}, " if self.name else ""
@@ -375,8 +390,16 @@ def _kind(dtype: Any) -> int:
     return 3 if "complex" in name else 2 if "float" in name else 1 if "int" in name else 0
 
 
+def _read_only(array: Any) -> Any:
+    """``array``, made read-only if it is a NumPy array: a tape may have saved it, and a
+    write into it would silently change a gradient. (CuPy arrays have no such flag.)"""
+    if type(array) is np.ndarray:
+        array.setflags(write=False)
+    return array
+
+
 def _raw(value: Any) -> Any:
-    return value.data if isinstance(value, Tensor) else value
+    return value._data if isinstance(value, Tensor) else value
 
 
 def tensor(data: Any, dtype: Any = None, device: str | None = None) -> Tensor:
@@ -390,7 +413,7 @@ def tensor(data: Any, dtype: Any = None, device: str | None = None) -> Tensor:
     """
     if isinstance(data, Tensor):
         _tape.note_escape(data, "tg.tensor()")
-        data = data.data
+        data = data._data
     return Tensor(_devices.make_array(data, dtype, device))
 
 

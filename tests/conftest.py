@@ -1,4 +1,5 @@
-"""Hypothesis profiles: ``ci`` (derandomized, the default) and ``dev`` (more examples).
+"""Hypothesis profiles: ``ci`` (derandomized, the default), ``dev`` (more examples) and
+``long`` (thousands, for the random-program tests before a release).
 
 Pick one with ``HYPOTHESIS_PROFILE=dev python -m pytest``.
 """
@@ -21,6 +22,12 @@ settings.register_profile(
 settings.register_profile(
     "dev",
     max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "long",
+    max_examples=5000,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

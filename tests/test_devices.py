@@ -84,6 +84,15 @@ def test_a_missing_cupy_gives_the_install_hint_even_where_cupy_exists(monkeypatc
     assert devices.gpu_count() == 0
 
 
+def test_the_gpu_error_names_cupy_and_the_device_as_written(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cupy", None)  # makes "import cupy" fail
+    monkeypatch.setattr(devices, "_cupy_module", None)
+    with pytest.raises(RuntimeError, match=r"^device 'cuda' needs CuPy, which is not installed"):
+        tg.tensor([1.0], device="cuda")
+    with pytest.raises(RuntimeError, match=r"^device 'cuda:1' needs CuPy"):
+        tg.zeros(2, device="cuda:1")
+
+
 def test_cupy_that_sees_no_gpu_says_so(monkeypatch):
     # A stand-in for CuPy on a machine whose driver reports no device.
     runtime = types.SimpleNamespace(getDeviceCount=lambda: 0)
@@ -95,7 +104,7 @@ def test_cupy_that_sees_no_gpu_says_so(monkeypatch):
         sys.modules, "array_api_compat.cupy", types.ModuleType("array_api_compat.cupy")
     )
     monkeypatch.setattr(devices, "_cupy_module", None)
-    with pytest.raises(RuntimeError, match=r"CuPy sees none \(install the gpu extra"):
+    with pytest.raises(RuntimeError, match=r"device 'gpu' needs a CUDA GPU, but CuPy sees none"):
         tg.tensor([1.0], device="gpu")
     assert devices.gpu_count() == 0
 

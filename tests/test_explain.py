@@ -115,7 +115,60 @@ def test_target_computed_after_the_tape_closed():
         tape.watch(x)
         x * 1.0
     z = x * 3.0
-    assert reason(tape, z, x).startswith("the target was not computed while this tape")
+    assert reason(tape, z, x).startswith("the target is not on this tape: it was computed outside")
+
+
+def test_a_target_with_no_gradient_says_so():
+    x = tg.tensor([1.0, 2.0])
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        z = x > 1.0
+    assert reason(tape, z, x) == "the target has dtype bool, which has no gradient"
+
+
+def _all_none_warnings(call):
+    with pytest.warns(UserWarning) as caught:
+        result = call()
+    return result, [str(w.message) for w in caught if "every gradient is None" in str(w.message)]
+
+
+def test_every_gradient_none_warns_with_the_reason():
+    # Issue 11, item 5: a forgotten watch, an integer Variable or a target computed after
+    # the block gave None quietly.
+    x = tg.tensor([1.0, 2.0])
+    with tg.GradientTape() as tape:
+        y = tg.sum(x * x)
+    result, messages = _all_none_warnings(lambda: tape.gradient(y, x))
+    assert result is None
+    assert len(messages) == 1 and "it was never watched (call tape.watch" in messages[0]
+    assert 'unconnected_gradients="zero"' in messages[0]
+
+    v = tg.Variable([1, 2])
+    with tg.GradientTape() as tape:
+        y = tg.sum(v * v)
+    _, messages = _all_none_warnings(lambda: tape.gradient(y, v))
+    assert "it has dtype int64" in messages[0]
+
+    w = tg.Variable([1.0, 2.0])
+    with tg.GradientTape() as tape:
+        pass
+    y = tg.sum(w * w)
+    _, messages = _all_none_warnings(lambda: tape.gradient(y, [w]))
+    assert "the target was computed outside the `with GradientTape()` block" in messages[0]
+
+
+def test_some_gradients_or_explicit_choices_do_not_warn():
+    import warnings
+
+    a, b = tg.Variable(1.0), tg.tensor(2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with tg.GradientTape(persistent=True) as tape:
+            y = a * 2.0
+        assert tape.gradient(y, [a, b])[1] is None  # a has one: no warning
+        assert tape.gradient(y, b, unconnected_gradients="zero").item() == 0.0
+        with pytest.raises(ValueError, match="never watched"):
+            tape.gradient(y, b, unconnected_gradients="raise")
 
 
 @pytest.mark.parametrize(

@@ -360,3 +360,66 @@ def test_a_reused_cotangent_gives_a_fresh_gradient_each_sweep():
             outer.watch(x)
             g = tape.gradient(y, x, output_gradients=ones)
         assert outer.gradient(g, x).item() == 18.0
+
+
+def _mask_program(x, u):
+    t = u + np.zeros(1)
+    m = x[x > 0]
+    return tg.sum(m * t) + tg.sum(t * 3.0)
+
+
+@pytest.mark.parametrize(
+    "xs",
+    [
+        ([1.0, -1.0, -1.0], [1.0, 2.0, 3.0]),  # the kept count grows: was 15.0 instead of 9.0
+        ([1.0, 2.0, 3.0], [1.0, -1.0, -1.0]),  # shrinks: was a shape error in a rule
+        ([1.0, -1.0, -1.0], [-1.0, -1.0, -1.0]),  # falls to 0: was 0.0 instead of 3.0
+        ([-1.0, -1.0, -1.0], [1.0, 2.0, -1.0]),  # rises from 0: was a reshape error
+    ],
+)
+def test_a_result_whose_shape_follows_the_values_is_guarded(xs):
+    # Issue 11, item 2: the first sweep chose same-shape rules from the recorded shapes.
+    compiled = tg.compile(_mask_program)
+    for x in [*xs, *xs]:  # a second round replays both recordings
+        x, u = tg.tensor(x), tg.tensor(0.5)
+        want = tg.value_and_grad(_mask_program, argnums=1)(x, u)
+        got = tg.value_and_grad(compiled, argnums=1)(x, u)
+        assert got[0].item() == want[0].item() and got[1].item() == want[1].item()
+    assert compiled.traces == 2
+
+
+def test_a_shape_guard_raises_when_told_to():
+    compiled = tg.compile(_mask_program, on_guard_failure="raise")
+    compiled(tg.tensor([1.0, -1.0]), tg.tensor(0.5))
+    with pytest.raises(tg.GuardError, match=r"shape \(1,\).*these inputs give shape \(2,\)"):
+        compiled(tg.tensor([1.0, 1.0]), tg.tensor(0.5))
+
+
+def test_a_traced_repeat_count_is_guarded():
+    def f(x, counts):
+        return tg.sum(tg.repeat(x, counts) ** 2)
+
+    compiled = tg.compile(f)
+    x = tg.tensor([1.0, 2.0])
+    for counts in ([1, 2], [3, 0], [1, 2]):
+        counts = tg.tensor(counts)
+        np.testing.assert_allclose(
+            tg.grad(compiled)(x, counts).numpy(), tg.grad(f)(x, counts).numpy()
+        )
+
+
+@pytest.mark.parametrize(
+    "f",
+    [lambda x: tg.sum(tg.floor(x) * 2.0 + 1.0), lambda x: tg.sum(tg.stop_gradient(x) ** 2)],
+)
+def test_a_replay_with_no_differentiable_path(f):
+    # Issue 11, item 3: the second call's verified sweep indexed an empty plan.
+    compiled = tg.compile(f)
+    for _ in range(3):
+        x = tg.tensor([1.5, 2.5])
+        with tg.GradientTape() as tape:
+            tape.watch(x)
+            y = compiled(x)
+        assert tape.gradient(y, x, unconnected_gradients="zero").numpy().tolist() == [0, 0]
+        value, grad = tg.value_and_grad(compiled)(x)
+        assert value.item() == f(x).item() and grad.numpy().tolist() == [0, 0]

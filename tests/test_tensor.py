@@ -185,3 +185,34 @@ def test_variable_updates_cast_within_a_kind_like_assign():
     with pytest.raises(ValueError, match=r"assign_add: .* int64, got .* float64"):
         counter.assign_add(np.array([0.5, 0.5]))
     assert counter.version == 0
+
+
+def test_arrays_handed_out_are_read_only():
+    # A write into a saved array would silently change a gradient (issue 11, item 1).
+    v = tg.Variable([1.0, 2.0])
+    t = tg.tensor([3.0, 4.0])
+    with tg.GradientTape() as tape:
+        tape.watch(t)
+        y = tg.sum(v * v) + tg.sum(t * t)
+    for array in (v.data, t.data, v.numpy(), np.asarray(t), (y * 1.0).data):
+        with pytest.raises(ValueError, match="read-only"):
+            array[...] = 10.0
+    gv, gt = tape.gradient(y, [v, t])
+    assert gv.numpy().tolist() == [2.0, 4.0] and gt.numpy().tolist() == [6.0, 8.0]
+    # A copy is the way to a writeable array; np.array copies.
+    copy = np.array(v)
+    copy[0] = 10.0
+    assert v.numpy()[0] == 1.0
+    with pytest.raises(AttributeError, match="immutable.*Variable.assign"):
+        v.data = np.zeros(2)
+    # Assigning still works, and leaves the saved value alone.
+    v.assign([5.0, 6.0])
+    assert v.numpy().tolist() == [5.0, 6.0]
+
+
+@pytest.mark.parametrize("data", ["abc", [1, "a"], None, {"a": 1}, object()])
+def test_non_numeric_data_is_refused(data):
+    with pytest.raises(TypeError, match=r"tensor: cannot make a Tensor of .* Tensors hold"):
+        tg.tensor(data)
+    with pytest.raises(TypeError, match="cannot make a Tensor"):
+        tg.Variable(data)

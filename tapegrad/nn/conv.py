@@ -58,7 +58,7 @@ def _padded_shape(shape: tuple[int, ...], padding: Pair) -> tuple[int, ...]:
 
 def _im2col_forward(xp: Any, x: Any, kernel: Pair, stride: Pair, padding: Pair, dilation: Pair):
     if padding != (0, 0):
-        padded = ops.zeros(_padded_shape(x.shape, padding), dtype=x.dtype, like=x).data
+        padded = ops.zeros(_padded_shape(x.shape, padding), dtype=x.dtype, like=x)._data
         _, _, h, w = x.shape
         padded[:, :, padding[0] : padding[0] + h, padding[1] : padding[1] + w] = x
         x = padded
@@ -71,7 +71,7 @@ def _col2im_forward(
     xp: Any, cols: Any, shape: tuple, kernel: Pair, stride: Pair, padding: Pair, dilation: Pair
 ):
     padded_shape = _padded_shape(shape, padding)
-    out = ops.zeros(padded_shape, dtype=cols.dtype, like=cols).data
+    out = ops.zeros(padded_shape, dtype=cols.dtype, like=cols)._data
     for i, j, index in _windows(padded_shape, kernel, stride, dilation):
         out[index] += cols[:, :, i, j, ...]
     _, _, h, w = shape

@@ -123,7 +123,7 @@ def binary_cross_entropy_with_logits(
             f"binary_cross_entropy_with_logits: targets of shape {host.shape} range over "
             f"[{host.min()}, {host.max()}], outside [0, 1]"
         )
-    same_kind = isinstance(targets, Tensor) and type(targets.data) is type(logits.data)
+    same_kind = isinstance(targets, Tensor) and type(targets._data) is type(logits._data)
     if not (same_kind and targets.dtype == logits.dtype):
         # A Tensor of the logits' kind and dtype is used as it is, so its gradient is kept.
         targets = ops.asarray(raw(targets), dtype=logits.dtype, like=logits)

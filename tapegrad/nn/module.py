@@ -106,7 +106,7 @@ class Module:
         for v in self.variables:
             # Moving is not an update of the value, but tapes holding the old array must
             # see it changed, so the version moves too.
-            v.data = devices.make_array(v.data, None, device)
+            v._data = devices.make_array(v._data, None, device)
             v.version += 1
         return self
 

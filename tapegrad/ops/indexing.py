@@ -25,9 +25,9 @@ def normalize_index(index: Any) -> tuple[Any, ...]:
     out = []
     for item in index:
         if isinstance(item, Tensor):
-            item = item.data
+            item = item._data
         elif isinstance(item, list):
-            item = np.asarray(item)
+            item = _list_index(item)
         out.append(item)
     return tuple(out)
 
@@ -110,7 +110,16 @@ def take_along_axis(x: ArrayLike, indices: Any, axis: int) -> Tensor:
 
 def _as_index_array(indices: Any) -> Any:
     if isinstance(indices, Tensor):
-        return indices.data
+        return indices._data
     if backend.is_foreign(indices):
         return indices
-    return np.asarray(indices)
+    return _list_index(indices)
+
+
+def _list_index(indices: Any) -> np.ndarray:
+    """A list (or other sequence) of indices as an array; ``[]`` selects nothing, as in
+    NumPy, rather than becoming a float64 array that NumPy refuses as an index."""
+    array = np.asarray(indices)
+    if array.size == 0 and array.dtype.kind == "f":
+        return array.astype(np.intp)
+    return array

@@ -21,6 +21,7 @@ from tapegrad import backend, debug
 from tapegrad.record import _NO_PARAMS, record
 from tapegrad.tape import _active
 from tapegrad.tensor import Tensor, _serials
+from tapegrad.wording import a as article
 
 Rule = Callable[..., Any]
 _ndarray = np.ndarray
@@ -35,6 +36,8 @@ class Primitive:
     ``forward(xp, *arrays, **params)`` computes the result in the inputs' array
     namespace ``xp``; ``numpy``, when given, is the one NumPy function that forward
     is on NumPy arrays (``np.tanh`` for ``lambda xp, x: xp.tanh(x)``), called directly.
+    ``value_dependent_shape=True`` marks a forward whose result's shape follows its
+    inputs' values, not only their shapes (``nonzero``): tg.compile guards that shape.
 
     >>> import tapegrad as tg
     >>> cube = tg.Primitive("cube", lambda xp, x: x**3).defvjp(lambda g, ans, x: g * 3 * x**2)
@@ -49,6 +52,7 @@ class Primitive:
     __slots__ = (
         "name", "forward", "numpy_forward", "vjps", "argnum_rule", "argnum_rules",
         "same_shape_vjps", "ruled_inputs", "differentiable", "explain", "replayable",
+        "value_dependent_shape",
     )  # fmt: skip
 
     def __init__(
@@ -59,6 +63,7 @@ class Primitive:
         explain: Callable[..., str] | None = None,
         replayable: bool = True,
         numpy: Callable[..., Any] | None = None,
+        value_dependent_shape: bool = False,
     ) -> None:
         self.name = name
         self.forward = forward
@@ -75,6 +80,7 @@ class Primitive:
         # False for one-off primitives whose forward and rule close over one call's values
         # (custom_gradient): tg.compile refuses to record them.
         self.replayable = replayable
+        self.value_dependent_shape = value_dependent_shape
 
     def defvjp(self, *rules: Rule | None) -> Primitive:
         """Declare one VJP rule per positional input (None: that input has no gradient)."""
@@ -123,7 +129,7 @@ class Primitive:
                 return self._binary(inputs[0], inputs[1])
             if len(inputs) == 1:
                 return self._unary(inputs[0])
-        arrays = [x.data if isinstance(x, Tensor) else x for x in inputs]
+        arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
         for a in arrays:
             if type(a) not in _NUMPY_TYPES:
                 out = self._forward_any(arrays, params)
@@ -136,7 +142,7 @@ class Primitive:
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
         result = _new(Tensor)  # Tensor(out) without the __init__ frame
-        result.data, result._id = out, next(_serials)
+        result._data, result._id = out, next(_serials)
         if _anomaly_mode():
             debug.check_forward(self, inputs, result)
         tapes = _active.get()
@@ -146,7 +152,7 @@ class Primitive:
 
     def _unary(self, x: Any) -> Tensor:
         """``self(x)``: the call of a one-input primitive without params."""
-        a = x.data if type(x) is Tensor or isinstance(x, Tensor) else x
+        a = x._data if type(x) is Tensor or isinstance(x, Tensor) else x
         if type(a) in _NUMPY_TYPES:
             try:
                 out = self.numpy_forward(a)
@@ -157,7 +163,7 @@ class Primitive:
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
         result = _new(Tensor)  # Tensor(out) without the __init__ frame
-        result.data, result._id = out, next(_serials)
+        result._data, result._id = out, next(_serials)
         if _anomaly_mode():
             debug.check_forward(self, (x,), result)
         tapes = _active.get()
@@ -167,8 +173,8 @@ class Primitive:
 
     def _binary(self, x: Any, y: Any) -> Tensor:
         """``self(x, y)``: the call of a two-input primitive without params."""
-        a = x.data if type(x) is Tensor or isinstance(x, Tensor) else x
-        b = y.data if type(y) is Tensor or isinstance(y, Tensor) else y
+        a = x._data if type(x) is Tensor or isinstance(x, Tensor) else x
+        b = y._data if type(y) is Tensor or isinstance(y, Tensor) else y
         if type(a) in _NUMPY_TYPES and type(b) in _NUMPY_TYPES:
             try:
                 out = self.numpy_forward(a, b)
@@ -179,7 +185,7 @@ class Primitive:
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
         result = _new(Tensor)  # Tensor(out) without the __init__ frame
-        result.data, result._id = out, next(_serials)
+        result._data, result._id = out, next(_serials)
         if _anomaly_mode():
             debug.check_forward(self, (x, y), result)
         tapes = _active.get()
@@ -258,7 +264,7 @@ def unbroadcast(g: Any, shape: tuple[int, ...]) -> Any:
 
 def raw(x: Any) -> Any:
     """The backend array of a Tensor; anything else unchanged."""
-    return x.data if isinstance(x, Tensor) else x
+    return x._data if isinstance(x, Tensor) else x
 
 
 def shape_of(x: Any) -> tuple[int, ...]:
@@ -283,7 +289,7 @@ def normalize_axis(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
     result = []
     for a in axes:
         if not -ndim <= a < ndim:
-            raise ValueError(f"{op}: axis {a} is out of bounds for a {ndim}-d input")
+            raise ValueError(f"{op}: axis {a} is out of bounds for {article(f'{ndim}-d')} input")
         result.append(a % ndim)
     if len(set(result)) != len(result):
         raise ValueError(f"{op}: repeated axis in {axis}")

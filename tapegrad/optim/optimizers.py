@@ -76,14 +76,14 @@ class Optimizer:
                     f"{name}.apply_gradients: gradient {k} has shape {tuple(g.shape)}, "
                     f"its Variable {v.name or ''!r} {v.shape}"
                 )
-            xp = backend.namespace(v.data, g)  # raises on mixed devices
+            xp = backend.namespace(v._data, g)  # raises on mixed devices
             if g.dtype != v.dtype:
                 g = xp.astype(g, v.dtype)
             work.append((v, g, self.state[k], xp))
         lr = self.learning_rate
         for v, g, state, xp in work:
             state["step"] = state.get("step", 0) + 1
-            v.assign(self._updated(xp, v.data, g, state, lr))
+            v.assign(self._updated(xp, v._data, g, state, lr))
         self.iterations += 1
 
     def _updated(self, xp: Any, p: Any, g: Any, state: dict[str, Any], lr: float) -> Any:

@@ -177,3 +177,24 @@ def test_float32_stays_float32(op, backend):
     y, (g,) = value_and_gradients(op, x)
     assert_dtype(np.float32, y, g)
     assert g.shape == (3,)
+
+
+@pytest.mark.parametrize(
+    ("index", "shape"),
+    [
+        (lambda x: x[[]], (0, 3)),
+        (lambda x: x[:, []], (2, 0)),
+        (lambda x: tg.take(x, []), (0,)),
+        (lambda x: tg.take(x, [], axis=1), (2, 0)),
+        (lambda x: tg.take_along_axis(x, np.zeros((2, 0), dtype=int), axis=1), (2, 0)),
+    ],
+)
+def test_empty_index_lists_select_nothing(index, shape):
+    # Issue 11, item 4: an empty list became a float64 array, which NumPy refuses.
+    x = tg.tensor(np.arange(6.0).reshape(2, 3))
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = index(x)
+        total = tg.sum(y)
+    assert y.shape == shape
+    assert tape.gradient(total, x).numpy().tolist() == [[0.0] * 3] * 2

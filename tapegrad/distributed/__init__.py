@@ -1,0 +1,41 @@
+"""Data-parallel training on MPI: every rank trains the same model on its share of the data.
+
+Launch with ``mpiexec -n 4 python train.py``; the same script run as
+``python train.py`` is a world of one (and needs no MPI). Install with
+``pip install 'tapegrad[mpi]'`` (mpi4py and MPICH from PyPI), or on a cluster build
+mpi4py against its MPI (docs/distributed.md)::
+
+    import tapegrad.distributed as dist
+
+    dist.init()
+    dist.broadcast(model.trainable_variables, root=0)  # every rank starts from rank 0's
+    optimizer = dist.DistributedOptimizer(tg.optim.Adam(model.trainable_variables))
+    for epoch in range(epochs):
+        mine = dist.shard(len(x), shuffle=True, seed=0, epoch=epoch)
+        for batch in np.array_split(mine, steps):
+            with tg.GradientTape() as tape:
+                loss = tg.nn.cross_entropy(model(x[batch]), y[batch])
+            optimizer.apply_gradients(tape.gradient(loss, model.trainable_variables))
+
+Importing this module never needs mpi4py.
+
+>>> import tapegrad.distributed as dist
+>>> dist.rank(), dist.world_size()
+(0, 1)
+"""
+
+from tapegrad.distributed.collectives import all_reduce, broadcast
+from tapegrad.distributed.optimizer import DistributedOptimizer
+from tapegrad.distributed.shard import shard
+from tapegrad.distributed.world import init, local_rank, rank, world_size
+
+__all__ = [
+    "DistributedOptimizer",
+    "all_reduce",
+    "broadcast",
+    "init",
+    "local_rank",
+    "rank",
+    "shard",
+    "world_size",
+]
