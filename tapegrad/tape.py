@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tapegrad import backend
+from tapegrad import backend, debug
 from tapegrad.sites import caller_site, code_line, format_site, warn_once
 from tapegrad.tensor import Tensor, Variable
 from tapegrad.wording import a, count
@@ -280,13 +280,18 @@ def note_escape(t: Tensor, how: str) -> None:
         elif tape._mode is RECORDING and _reads(tape, t):
             site = site or caller_site()
             tape._escapes.setdefault(t._id, f"{how} at {format_site(site)}")
-    if site is not None:
-        warn_once(
-            site,
-            f"a watched Tensor of shape {t.shape} left the tape through {how} at "
-            f"{format_site(site)} inside a recording GradientTape: values computed from the "
-            "result carry no gradient",
-        )
+    if site is None:
+        return
+    message = (
+        f"a watched Tensor of shape {t.shape} left the tape through {how} at "
+        f"{format_site(site)} inside a recording GradientTape: values computed from the "
+        "result carry no gradient"
+    )
+    if how.startswith("np."):
+        message += " (tapegrad.numpy's array and asarray keep it, for Tensors inside lists too)"
+    if debug.anomaly_mode():
+        raise RuntimeError(message + "; tg.detect_anomaly() makes this an error")
+    warn_once(site, message)
 
 
 def host_value(x: Any, how: str) -> Any:
