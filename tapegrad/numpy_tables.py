@@ -209,7 +209,7 @@ def differentiable_functions(ops: Any, signatures: Any, reductions: Any) -> dict
         np.roll: ops.roll,
         np.tile: ops.tile,
         np.repeat: ops.repeat,
-        np.pad: s.pad,
+        np.pad: ops.pad,
         np.trim_zeros: ops.trim_zeros,
         # joining and splitting
         np.concatenate: s.concatenate,

@@ -317,3 +317,44 @@ def test_differentiable_functions_match_numpy_and_finite_differences(name):
             through_numpy = sample(np, x, y)
             assert isinstance(through_numpy, tg.Tensor)
             gradcheck(lambda a, b: sample(np, a, b), [X, Y])
+
+
+SUBMODULE_SAMPLES = {
+    "linalg.matmul": lambda m, x, y: m.linalg.matmul(x, y.T),
+    "linalg.outer": lambda m, x, y: m.linalg.outer(x[0], y[1]),
+    "linalg.vecdot": lambda m, x, y: m.linalg.vecdot(x, y),
+    "linalg.tensordot": lambda m, x, y: m.linalg.tensordot(x, y.T, axes=1),
+    "linalg.matrix_transpose": lambda m, x, y: m.linalg.matrix_transpose(x),
+    "linalg.trace": lambda m, x, y: m.linalg.trace(x[None] * y[:, None], offset=1),
+    "linalg.diagonal": lambda m, x, y: m.linalg.diagonal(x, offset=-1),
+    "linalg.cross": lambda m, x, y: m.linalg.cross(x[:, :3], y[:, 1:]),
+    "linalg.multi_dot": lambda m, x, y: m.linalg.multi_dot([x[0], y.T, x, y[1]]),
+    "fft.fftshift": lambda m, x, y: m.fft.fftshift(x),
+    "fft.ifftshift": lambda m, x, y: m.fft.ifftshift(x, axes=1),
+}
+SUBMODULE_DIFFERENTIABLE = sorted(
+    name
+    for namespace, prefix in ((np.linalg, "linalg."), (np.fft, "fft."))
+    for name, (kind, _) in coverage.classify(namespace, prefix).items()
+    if kind == "differentiable"
+)
+
+
+def test_every_differentiable_linalg_and_fft_function_has_a_sample():
+    assert sorted(SUBMODULE_SAMPLES) == SUBMODULE_DIFFERENTIABLE
+
+
+@pytest.mark.parametrize("name", SUBMODULE_DIFFERENTIABLE)
+def test_linalg_and_fft_functions_match_numpy_and_finite_differences(name):
+    sample = SUBMODULE_SAMPLES[name]
+    expected = sample(np, X, Y)
+    got = sample(tnp, tg.tensor(X), tg.tensor(Y))
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12)
+    gradcheck(lambda a, b: sample(tnp, a, b), [X, Y])
+
+
+@pytest.mark.parametrize("name", ["linalg.inv", "linalg.svd", "linalg.norm", "fft.fft", "fft.rfft"])
+def test_linalg_and_fft_functions_without_gradients_raise(name):
+    module, function = name.split(".")
+    with pytest.raises(TypeError, match=rf"numpy\.{module}\.{function}"):
+        getattr(getattr(tnp, module), function)(tg.tensor(np.eye(3)))

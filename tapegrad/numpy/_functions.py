@@ -1,5 +1,5 @@
 """NumPy's signatures for the functions whose tapegrad op takes fewer or other arguments:
-reshape round clip take where concatenate stack einsum pad zeros_like ones_like
+reshape round clip take where concatenate stack einsum zeros_like ones_like
 empty_like full_like bincount apply_along_axis apply_over_axes iscomplex isreal
 iscomplexobj isrealobj real_if_close size, and the in-place functions, which refuse.
 
@@ -125,46 +125,6 @@ def einsum(
     if dtype is not None:
         arrays = [ops.astype(_tensor(a), dtype) for a in arrays]
     return ops.einsum(subscripts, *arrays)
-
-
-_INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
-
-
-def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Tensor:
-    """``np.pad`` on Tensors: modes constant (``constant_values``), empty (zeros), edge,
-    reflect, symmetric and wrap; the padding is gathered from the input, so its
-    gradient flows back to the elements copied."""
-    shape = shape_of(array)
-    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (len(shape), 2))
-    if mode in ("constant", "empty"):
-        values = kwargs.pop("constant_values", 0) if mode == "constant" else 0
-        _no_more(kwargs, mode)
-        if np.ndim(values) == 0 and not isinstance(values, Tensor):
-            return ops.pad(array, widths, constant_values=values)
-        dtype = result_dtype(array)
-        border = np.pad(np.zeros(shape, dtype), widths, constant_values=values)
-        return ops.pad(array, widths) + ops.asarray(border, like=array)
-    if mode in _INDEX_MODES:
-        reflect_type = kwargs.pop("reflect_type", "even")
-        _no_more(kwargs, mode)
-        extra = {"reflect_type": reflect_type} if mode in ("reflect", "symmetric") else {}
-        out = array
-        for axis, (low, high) in enumerate(widths):
-            if low or high:
-                source = np.pad(np.arange(shape[axis]), (low, high), mode=mode, **extra)
-                if reflect_type == "odd" and extra:
-                    raise NotImplementedError("pad: reflect_type='odd' is not supported")
-                out = ops.take(out, source, axis=axis)
-        return out
-    raise NotImplementedError(
-        f"pad: mode {mode!r} is not supported on Tensors (constant, empty, edge, reflect, "
-        "symmetric and wrap are)"
-    )
-
-
-def _no_more(kwargs: dict[str, Any], mode: str) -> None:
-    if kwargs:
-        raise ValueError(f"pad: unsupported keyword arguments for mode {mode!r}: {sorted(kwargs)}")
 
 
 def _like(
