@@ -20,7 +20,7 @@ docs/numpy.md lists every function as differentiable, no gradient or not support
 >>> import tapegrad.numpy as np
 >>> f = lambda x: np.sum(np.tanh(np.array([x, 2 * x])) ** 2)
 >>> tg.grad(f)(0.3).numpy().round(6)
-array(2.061792)
+np.float64(2.061792)
 """
 
 from __future__ import annotations
