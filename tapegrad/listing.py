@@ -47,7 +47,7 @@ def constant(x: Any) -> str:
     if isinstance(x, tuple):
         inner = ", ".join(constant(item) for item in x)
         text = f"({inner},)" if len(x) == 1 else f"({inner})"
-    elif hasattr(x, "shape") and hasattr(x, "dtype") and getattr(x, "ndim", 0) > 0:
+    elif not isinstance(x, type) and hasattr(x, "shape") and hasattr(x, "dtype") and x.ndim > 0:
         text = f"array{tuple(x.shape)} {dtype_name(x.dtype)}"
     else:
         text = " ".join(repr(x).split())
@@ -82,8 +82,8 @@ def _buffer(a: Any) -> tuple[int, int] | None:
     inner = getattr(a, "_array", None)  # array_api_strict wraps a NumPy array
     if inner is not None and not hasattr(a, "nbytes"):
         a = inner
-    if not hasattr(a, "nbytes") or not hasattr(a, "shape"):
-        return None  # Python scalars, slices, dtypes...
+    if isinstance(a, type) or not hasattr(a, "nbytes") or not hasattr(a, "shape"):
+        return None  # Python scalars, slices, dtypes, scalar types (np.float32)...
     base = getattr(a, "base", None)
     while base is not None and hasattr(base, "nbytes") and hasattr(base, "shape"):
         a, base = base, getattr(base, "base", None)

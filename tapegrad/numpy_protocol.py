@@ -1,14 +1,18 @@
 """NumPy interop: ``np.exp(t)``, ``np.sum(t, axis=0)`` and ``ndarray @ t`` call tapegrad ops.
 
 Explicit tables (tapegrad/numpy_tables.py) map NumPy's ufuncs and functions to
-tapegrad's. Anything not in them raises TypeError naming it: a gradient is never
-dropped silently.
+tapegrad's. Ufuncs of other libraries (SciPy's special functions) are looked up in a
+third table that their tapegrad module fills. Anything not in them raises TypeError
+naming it: a gradient is never dropped silently.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import inspect
+import sys
 from typing import Any
 
 import numpy as np
@@ -55,6 +59,44 @@ def _methods() -> dict[str, dict[Any, Any]]:
     }
 
 
+# Ufuncs from outside NumPy -> tapegrad functions. tapegrad.scipy.special registers
+# scipy.special's here; it is imported on the first such ufunc called on a Tensor, so
+# ``scipy.special.gammaln(t)`` records without the user importing tapegrad.scipy.
+_foreign_ufuncs: dict[Any, Any] = {}
+_FOREIGN_UFUNC_MODULES = ("tapegrad.scipy.special",)
+
+
+def register_ufuncs(table: dict[Any, Any]) -> None:
+    """Let ``ufunc(tensor)`` call ``table[ufunc]`` for ufuncs that are not NumPy's."""
+    _foreign_ufuncs.update(table)
+
+
+def _foreign_ufunc(ufunc: Any) -> Any:
+    if getattr(np, ufunc.__name__, None) is ufunc:
+        return None  # NumPy's own: only the first table holds those
+    if ufunc not in _foreign_ufuncs and _scipy_installed():
+        for module in _FOREIGN_UFUNC_MODULES:
+            importlib.import_module(module)
+    return _foreign_ufuncs.get(ufunc)
+
+
+def _scipy_installed() -> bool:
+    try:  # scipy.special, not scipy: a directory named scipy on sys.path is not SciPy
+        return importlib.util.find_spec("scipy.special") is not None
+    except ImportError:
+        return False
+
+
+def _ufunc_name(ufunc: Any) -> str:
+    """``numpy.exp``, ``scipy.special.gammaln``: where the user found the ufunc."""
+    name = ufunc.__name__
+    if getattr(np, name, None) is ufunc:
+        return f"numpy.{name}"
+    if getattr(sys.modules.get("scipy.special"), name, None) is ufunc:
+        return f"scipy.special.{name}"
+    return name
+
+
 def _reject_out(name: str, kwargs: dict[str, Any]) -> None:
     out = kwargs.pop("out", None)
     if isinstance(out, tuple):
@@ -68,14 +110,16 @@ _UFUNC_DEFAULTS = {"casting": "same_kind", "order": "K", "subok": True, "signatu
 
 
 def _unsupported(ufunc: Any, method: str) -> TypeError:
-    what = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
-    return TypeError(f"tapegrad does not support numpy.{what} on Tensors{UNSUPPORTED_HINT}")
+    what = _ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
+    return TypeError(f"tapegrad does not support {what} on Tensors{UNSUPPORTED_HINT}")
 
 
 def array_ufunc(ufunc: Any, method: str, inputs: tuple, kwargs: dict[str, Any]) -> Any:
     """``Tensor.__array_ufunc__``."""
     if method == "__call__":
         op = _tables()[0].get(ufunc)
+        if op is None:
+            op = _foreign_ufunc(ufunc)
         if op is None:
             raise _unsupported(ufunc, method)
         _reject_out(ufunc.__name__, kwargs)
@@ -108,13 +152,12 @@ def _call_ufunc(ufunc: Any, op: Any, inputs: tuple, kwargs: dict[str, Any]) -> A
     for key, default in _UFUNC_DEFAULTS.items():
         if key in kwargs and kwargs[key] != default and key != "casting":
             raise TypeError(
-                f"numpy.{ufunc.__name__}: {key}={kwargs[key]!r} is not supported on Tensors"
+                f"{_ufunc_name(ufunc)}: {key}={kwargs[key]!r} is not supported on Tensors"
             )
         kwargs.pop(key, None)
     if kwargs:
         raise TypeError(
-            f"numpy.{ufunc.__name__}: keyword arguments {sorted(kwargs)} are not supported "
-            "on Tensors"
+            f"{_ufunc_name(ufunc)}: keyword arguments {sorted(kwargs)} are not supported on Tensors"
         )
     if op is WITHOUT_GRADIENT:
         from tapegrad.numpy._fallback import call_without_gradient

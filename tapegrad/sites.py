@@ -116,3 +116,25 @@ def redirect_numpy_warnings() -> None:
     _showwarning_before = warnings.showwarning
     warnings.showwarning = _showwarning
     warnings.filterwarnings("always", category=RuntimeWarning, module=r"tapegrad\.", append=True)
+
+
+def scipy_caller() -> str | None:
+    """``scipy.special.logsumexp`` when the innermost frame outside tapegrad is SciPy's:
+    the SciPy function the user called (the outermost SciPy frame, named by its public
+    module); None when the caller is not SciPy."""
+    scipy = sys.modules.get("scipy")
+    if getattr(scipy, "__file__", None) is None:
+        return None
+    scipy_dir = os.path.dirname(os.path.abspath(scipy.__file__)) + os.sep
+    frame = sys._getframe(1)
+    while frame is not None and inside_package[frame.f_code.co_filename]:
+        frame = frame.f_back
+    name = None
+    while frame is not None and frame.f_code.co_filename.startswith(scipy_dir):
+        module = frame.f_globals.get("__name__", "scipy")
+        name = name or "scipy"
+        if not module.startswith("scipy._lib"):  # decorators and array-API helpers
+            public = ".".join(part for part in module.split(".") if not part.startswith("_"))
+            name = f"{public}.{frame.f_code.co_name}"
+        frame = frame.f_back
+    return name

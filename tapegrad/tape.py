@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import importlib
 import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tapegrad import backend, debug
-from tapegrad.sites import caller_site, code_line, format_site, warn_once
+from tapegrad.sites import caller_site, code_line, format_site, scipy_caller, warn_once
 from tapegrad.tensor import Tensor, Variable
 from tapegrad.wording import a, count
 
@@ -271,14 +272,17 @@ def note_escape(t: Tensor, how: str) -> None:
     """Remember (and warn once per call site) that a watched value left a recording tape.
 
     ``tape.gradient(..., unconnected_gradients="raise")`` later gives this as the
-    reason a source has no gradient.
+    reason a source has no gradient. SciPy's functions written in Python convert their
+    inputs this way: there it is a TypeError (see :func:`_refuse_scipy`).
     """
     site = None
     for tape in _active.get():
         if tape._mode is TRACING:
             tape._guard(t, how)
         elif tape._mode is RECORDING and _reads(tape, t):
-            site = site or caller_site()
+            if site is None:
+                _refuse_scipy(t)
+                site = caller_site()
             tape._escapes.setdefault(t._id, f"{how} at {format_site(site)}")
     if site is None:
         return
@@ -305,3 +309,28 @@ def host_value(x: Any, how: str) -> Any:
         if tape._mode is TRACING:
             tape._guard(x, how)
     return backend.to_host(x.data)
+
+
+def _refuse_scipy(t: Tensor) -> None:
+    """TypeError when SciPy converts a watched Tensor: the result would silently carry
+    no gradient, and the conversion happens inside SciPy, where the once-per-site
+    warning would name SciPy's line (shared by many of its functions), not the user's."""
+    function = scipy_caller()
+    if function is None:
+        return
+    replacement = function.replace("scipy.", "tapegrad.scipy.", 1)
+    module, _, name = replacement.rpartition(".")
+    try:
+        known = hasattr(importlib.import_module(module), name)
+    except ImportError:
+        known = False
+    hint = (
+        f"use {replacement}, which records"
+        if known
+        else "tapegrad.scipy has no differentiable version of it"
+    )
+    raise TypeError(
+        f"{function} converts the watched Tensor of shape {t.shape} to a NumPy array, "
+        f"so its result would carry no gradient: {hint} (or pass t.numpy() to compute "
+        "without a gradient)"
+    )

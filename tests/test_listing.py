@@ -71,6 +71,15 @@ def test_params_and_array_constants_are_shown_short():
     assert all(len(line) < 200 for line in lines)
 
 
+def test_a_scalar_type_param_is_not_counted_as_saved_memory():
+    x = tg.tensor([1.0, 2.0])
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        tg.astype(x, np.float32)  # np.float32 has nbytes and shape, as descriptors
+    assert "astype(%0, dtype=" in str(tape)
+    assert tape.summary().saved_bytes == 16 + 8
+
+
 def test_site_is_the_first_frame_outside_the_package():
     x = tg.tensor([1.0, 2.0])
     lines = []

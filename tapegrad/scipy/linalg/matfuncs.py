@@ -1,0 +1,101 @@
+"""Matrix functions: expm sqrtm, and the Sylvester solver sqrtm's rule needs.
+
+- ``expm``: the VJP is the Fréchet derivative at Aᵀ, L(Aᵀ, Ḡ), read off the upper-right
+  block of ``expm([[Aᵀ, Ḡ], [0, Aᵀ]])`` (Mathias 1996): built from ``expm`` itself, so
+  every order of derivative works (each order doubles the matrix).
+- ``sqrtm``: X X = A gives X dX + dX X = dA, so Ā solves Xᵀ Ā + Ā Xᵀ = X̄ (a Sylvester
+  equation).
+- ``solve_sylvester``: Y with A Y + Y B = Q. Z = solve_sylvester(Aᵀ, Bᵀ, Ȳ) gives
+  Q̄ = Z, Ā = -Z Yᵀ, B̄ = -Yᵀ Z.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tapegrad import backend, ops
+from tapegrad.ops.primitive import Primitive, raw, shape_of, unbroadcast
+from tapegrad.record import is_recorded
+from tapegrad.scipy._dispatch import kernel
+from tapegrad.scipy.linalg._matrix import mT
+from tapegrad.tensor import Tensor
+
+ArrayLike = Any
+
+
+def _expm_vjp(g: Any, ans: Any, a: Any) -> Any:
+    n = shape_of(a)[-1]
+    at = mT(a)
+    zeros = ops.zeros_like(at)
+    block = ops.concatenate(
+        [ops.concatenate([at, g], axis=-1), ops.concatenate([zeros, at], axis=-1)], axis=-2
+    )
+    return expm(block)[..., :n, n:]
+
+
+_expm = Primitive("expm", lambda xp, a: kernel(xp, "linalg", "expm")(a)).defvjp(_expm_vjp)
+
+
+def expm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
+    """The matrix exponential (batched over leading axes).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.linalg import expm
+    >>> expm(tg.tensor([[0.0, 1.0], [0.0, 0.0]])).numpy()
+    array([[1., 1.],
+           [0., 1.]])
+    """
+    return _expm._unary(A)
+
+
+def _sylvester_forward(xp: Any, a: Any, b: Any, q: Any) -> Any:
+    return kernel(xp, "linalg", "solve_sylvester")(a, b, q)
+
+
+def _sylvester_adjoint(g: Any, a: Any, b: Any) -> Any:
+    """Z with Aᵀ Z + Z Bᵀ = Ḡ: the cotangent of Q, and the start of A's and B's."""
+    return solve_sylvester(mT(a), mT(b), g)
+
+
+_solve_sylvester = Primitive("solve_sylvester", _sylvester_forward).defvjp(
+    lambda g, ans, a, b, q: unbroadcast(-_sylvester_adjoint(g, a, b) @ mT(ans), shape_of(a)),
+    lambda g, ans, a, b, q: unbroadcast(-mT(ans) @ _sylvester_adjoint(g, a, b), shape_of(b)),
+    lambda g, ans, a, b, q: unbroadcast(_sylvester_adjoint(g, a, b), shape_of(q)),
+)
+
+
+def solve_sylvester(a: ArrayLike, b: ArrayLike, q: ArrayLike) -> Tensor:
+    """``x`` with ``a x + x b = q``; differentiable in all three.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.linalg import solve_sylvester
+    >>> solve_sylvester(tg.tensor([[1.0]]), [[2.0]], [[6.0]]).numpy()
+    array([[2.]])
+    """
+    return _solve_sylvester(a, b, q)
+
+
+# Ā solves Xᵀ Ā + Ā Xᵀ = X̄
+_sqrtm = Primitive("sqrtm", lambda xp, a: kernel(xp, "linalg", "sqrtm")(a)).defvjp(
+    lambda g, ans, a: solve_sylvester(mT(ans), mT(ans), g)
+)
+
+
+def sqrtm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
+    """The principal square root ``X`` of ``A`` (``X @ X == A``). Real when ``A`` has no
+    negative real eigenvalues; a complex root is returned without a gradient, and asking
+    for one raises (complex gradients are not supported here).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.linalg import sqrtm
+    >>> sqrtm(tg.tensor([[4.0, 0.0], [0.0, 9.0]])).numpy()
+    array([[2., 0.],
+           [0., 3.]])
+    """
+    root = _sqrtm._unary(A)
+    if not backend.is_real_floating(raw(root).dtype) and is_recorded(A):
+        raise NotImplementedError(
+            "sqrtm: this matrix has negative real eigenvalues, so its square root is complex; "
+            "tapegrad.scipy.linalg differentiates real square roots only"
+        )
+    return root

@@ -1,0 +1,144 @@
+"""SciPy's special functions with gradients, under SciPy's names and signatures.
+
+Each function records on the active tapes and differentiates in every argument that
+has a derivative; where SciPy has none (the order of a Bessel function, polygamma's
+``n``, zeta's ``x``) a gradient raises LookupError naming the argument. SciPy's own
+ufuncs called on Tensors (``scipy.special.gammaln(t)``) land here too: the table at the
+end registers them with tapegrad's NumPy protocol.
+
+>>> import tapegrad as tg
+>>> from tapegrad.scipy import special
+>>> x = tg.tensor(2.0)
+>>> with tg.GradientTape() as tape:
+...     tape.watch(x)
+...     y = special.gammaln(x)
+>>> round(tape.gradient(y, x).item(), 12)  # digamma(2) = 1 - Euler's constant
+0.422784335098
+"""
+
+import scipy.special as _scipy_special
+
+from tapegrad import numpy_protocol as _numpy_protocol
+from tapegrad.scipy.special.bessel import (
+    i0,
+    i0e,
+    i1,
+    i1e,
+    iv,
+    ive,
+    j0,
+    j1,
+    jn,
+    jv,
+    k0,
+    k0e,
+    k1,
+    k1e,
+    kv,
+    kve,
+    sinc,
+    y0,
+    y1,
+    yn,
+    yv,
+)
+from tapegrad.scipy.special.error import (
+    erf,
+    erfc,
+    erfcinv,
+    erfcx,
+    erfinv,
+    exp1,
+    expi,
+    log_ndtr,
+    ndtr,
+    ndtri,
+)
+from tapegrad.scipy.special.gamma import (
+    beta,
+    betaln,
+    digamma,
+    gamma,
+    gammaln,
+    multigammaln,
+    poch,
+    polygamma,
+    psi,
+    rgamma,
+    zeta,
+)
+from tapegrad.scipy.special.incomplete import betainc, gammainc, gammaincc, stdtr
+from tapegrad.scipy.special.information import entr, kl_div, rel_entr, xlog1py, xlogy
+from tapegrad.scipy.special.logistic import (
+    expit,
+    log_expit,
+    log_softmax,
+    logit,
+    logsumexp,
+    softmax,
+)
+
+__all__ = [
+    "beta", "betainc", "betaln", "digamma", "entr", "erf", "erfc", "erfcinv", "erfcx",
+    "erfinv", "exp1", "expi", "expit", "gamma", "gammainc", "gammaincc", "gammaln", "i0",
+    "i0e", "i1", "i1e", "iv", "ive", "j0", "j1", "jn", "jv", "k0", "k0e", "k1", "k1e",
+    "kl_div", "kv", "kve", "log_expit", "log_ndtr", "log_softmax", "logit", "logsumexp",
+    "multigammaln", "ndtr", "ndtri", "poch", "polygamma", "psi", "rel_entr", "rgamma",
+    "sinc", "softmax", "stdtr", "xlog1py", "xlogy", "y0", "y1", "yn", "yv", "zeta",
+]  # fmt: skip
+
+# scipy.special's ufuncs -> these functions, for ``scipy.special.gammaln(tensor)``.
+# (polygamma, zeta, logsumexp, softmax, multigammaln are Python functions in SciPy: they
+# convert Tensors to arrays, which tapegrad refuses inside a recording tape.)
+_numpy_protocol.register_ufuncs(
+    {
+        _scipy_special.beta: beta,
+        _scipy_special.betainc: betainc,
+        _scipy_special.betaln: betaln,
+        _scipy_special.digamma: digamma,  # also scipy.special.psi
+        _scipy_special.entr: entr,
+        _scipy_special.erf: erf,
+        _scipy_special.erfc: erfc,
+        _scipy_special.erfcinv: erfcinv,
+        _scipy_special.erfcx: erfcx,
+        _scipy_special.erfinv: erfinv,
+        _scipy_special.exp1: exp1,
+        _scipy_special.expi: expi,
+        _scipy_special.expit: expit,
+        _scipy_special.gamma: gamma,
+        _scipy_special.gammainc: gammainc,
+        _scipy_special.gammaincc: gammaincc,
+        _scipy_special.gammaln: gammaln,
+        _scipy_special.i0: i0,
+        _scipy_special.i0e: i0e,
+        _scipy_special.i1: i1,
+        _scipy_special.i1e: i1e,
+        _scipy_special.iv: iv,
+        _scipy_special.ive: ive,
+        _scipy_special.j0: j0,
+        _scipy_special.j1: j1,
+        _scipy_special.jv: jv,  # also scipy.special.jn
+        _scipy_special.k0: k0,
+        _scipy_special.k0e: k0e,
+        _scipy_special.k1: k1,
+        _scipy_special.k1e: k1e,
+        _scipy_special.kl_div: kl_div,
+        _scipy_special.kv: kv,
+        _scipy_special.kve: kve,
+        _scipy_special.log_expit: log_expit,
+        _scipy_special.log_ndtr: log_ndtr,
+        _scipy_special.logit: logit,
+        _scipy_special.ndtr: ndtr,
+        _scipy_special.ndtri: ndtri,
+        _scipy_special.poch: poch,
+        _scipy_special.rel_entr: rel_entr,
+        _scipy_special.rgamma: rgamma,
+        _scipy_special.stdtr: stdtr,
+        _scipy_special.xlog1py: xlog1py,
+        _scipy_special.xlogy: xlogy,
+        _scipy_special.y0: y0,
+        _scipy_special.y1: y1,
+        _scipy_special.yn: yn,
+        _scipy_special.yv: yv,
+    }
+)

@@ -1,0 +1,368 @@
+"""Bessel functions: j0 j1 jv jn y0 y1 yv yn i0 i1 iv i0e i1e ive k0 k1 kv k0e k1e kve, and
+sinc (the spherical Bessel function of order 0, up to scaling).
+
+Differentiable in ``x``; SciPy has no derivative in the order ``v``, so a gradient there
+raises LookupError. The rules are the recurrences Z_v' = (Z_{v-1} - Z_{v+1}) / 2 (J, Y),
+(I_{v-1} + I_{v+1}) / 2 and -(K_{v-1} + K_{v+1}) / 2, in the functions themselves, so
+every order of derivative is available. The exponentially scaled ones (``*e``) add the
+derivative of their scale factor ``e^{-|x|}`` (``e^{x}`` for K).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tapegrad import ops
+from tapegrad.scipy._dispatch import refuse_gradient
+from tapegrad.scipy.special._primitive import special_primitive, unbroadcast_like
+from tapegrad.tensor import Tensor
+
+ArrayLike = Any
+
+
+def _order(name: str, v: Any) -> None:
+    refuse_gradient(
+        name, "the order v", v, "SciPy has no derivative of Bessel functions in the order"
+    )
+
+
+def _shifted(v: Any, step: float) -> Any:
+    return ops.add(v, step)
+
+
+# --- J: first kind ---------------------------------------------------------------------
+
+_jv = special_primitive(
+    "jv",
+    None,
+    lambda g, ans, v, x: unbroadcast_like(
+        g * 0.5 * (_jv(_shifted(v, -1), x) - _jv(_shifted(v, 1), x)), x
+    ),
+)
+_j0 = special_primitive("j0", lambda g, ans, x: -g * j1(x))
+_j1 = special_primitive("j1", lambda g, ans, x: g * 0.5 * (j0(x) - _jv(2.0, x)))
+
+
+def jv(v: ArrayLike, x: ArrayLike) -> Tensor:
+    """The Bessel function of the first kind of real order ``v``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import jv
+    >>> jv(1.0, tg.tensor(0.0)).item()
+    0.0
+    """
+    _order("jv", v)
+    return _jv._binary(v, x)
+
+
+jn = jv  # SciPy's jn is jv
+
+
+def j0(x: ArrayLike) -> Tensor:
+    """The Bessel function of the first kind of order 0.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import j0
+    >>> j0(tg.tensor(0.0)).item()
+    1.0
+    """
+    return _j0._unary(x)
+
+
+def j1(x: ArrayLike) -> Tensor:
+    """The Bessel function of the first kind of order 1.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import j1
+    >>> j1(tg.tensor(0.0)).item()
+    0.0
+    """
+    return _j1._unary(x)
+
+
+# --- Y: second kind --------------------------------------------------------------------
+
+_yv = special_primitive(
+    "yv",
+    None,
+    lambda g, ans, v, x: unbroadcast_like(
+        g * 0.5 * (_yv(_shifted(v, -1), x) - _yv(_shifted(v, 1), x)), x
+    ),
+)
+_yn = special_primitive(
+    "yn",
+    None,
+    lambda g, ans, n, x: unbroadcast_like(
+        g * 0.5 * (_yn(_shifted(n, -1), x) - _yn(_shifted(n, 1), x)), x
+    ),
+)
+_y0 = special_primitive("y0", lambda g, ans, x: -g * y1(x))
+_y1 = special_primitive("y1", lambda g, ans, x: g * 0.5 * (y0(x) - _yv(2.0, x)))
+
+
+def yv(v: ArrayLike, x: ArrayLike) -> Tensor:
+    """The Bessel function of the second kind of real order ``v`` (x > 0).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import yv
+    >>> round(yv(0.0, tg.tensor(1.0)).item(), 12)
+    0.088256964216
+    """
+    _order("yv", v)
+    return _yv._binary(v, x)
+
+
+def yn(n: ArrayLike, x: ArrayLike) -> Tensor:
+    """The Bessel function of the second kind of integer order ``n`` (x > 0).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import yn
+    >>> round(yn(0, tg.tensor(1.0)).item(), 12)
+    0.088256964216
+    """
+    _order("yn", n)
+    return _yn._binary(n, x)
+
+
+def y0(x: ArrayLike) -> Tensor:
+    """The Bessel function of the second kind of order 0 (x > 0).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import y0
+    >>> round(y0(tg.tensor(1.0)).item(), 12)
+    0.088256964216
+    """
+    return _y0._unary(x)
+
+
+def y1(x: ArrayLike) -> Tensor:
+    """The Bessel function of the second kind of order 1 (x > 0).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import y1
+    >>> round(y1(tg.tensor(1.0)).item(), 12)
+    -0.7812128213
+    """
+    return _y1._unary(x)
+
+
+# --- I: modified, first kind -------------------------------------------------------------
+
+_iv = special_primitive(
+    "iv",
+    None,
+    lambda g, ans, v, x: unbroadcast_like(
+        g * 0.5 * (_iv(_shifted(v, -1), x) + _iv(_shifted(v, 1), x)), x
+    ),
+)
+_i0 = special_primitive("i0", lambda g, ans, x: g * i1(x))
+_i1 = special_primitive("i1", lambda g, ans, x: g * 0.5 * (i0(x) + _iv(2.0, x)))
+
+# ive = iv e^{-|x|}: the recurrence, minus sign(x) ive
+_ive = special_primitive(
+    "ive",
+    None,
+    lambda g, ans, v, x: unbroadcast_like(
+        g * (0.5 * (_ive(_shifted(v, -1), x) + _ive(_shifted(v, 1), x)) - ops.sign(x) * ans),
+        x,
+    ),
+)
+_i0e = special_primitive("i0e", lambda g, ans, x: g * (i1e(x) - ops.sign(x) * ans))
+_i1e = special_primitive(
+    "i1e", lambda g, ans, x: g * (0.5 * (i0e(x) + _ive(2.0, x)) - ops.sign(x) * ans)
+)
+
+
+def iv(v: ArrayLike, x: ArrayLike) -> Tensor:
+    """The modified Bessel function of the first kind of real order ``v``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import iv
+    >>> iv(0.0, tg.tensor(0.0)).item()
+    1.0
+    """
+    _order("iv", v)
+    return _iv._binary(v, x)
+
+
+def ive(v: ArrayLike, x: ArrayLike) -> Tensor:
+    """``iv(v, x) * exp(-|x|)``, finite for large ``x``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import ive
+    >>> ive(0.0, tg.tensor(0.0)).item()
+    1.0
+    """
+    _order("ive", v)
+    return _ive._binary(v, x)
+
+
+def i0(x: ArrayLike) -> Tensor:
+    """The modified Bessel function of the first kind of order 0.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import i0
+    >>> i0(tg.tensor(0.0)).item()
+    1.0
+    """
+    return _i0._unary(x)
+
+
+def i1(x: ArrayLike) -> Tensor:
+    """The modified Bessel function of the first kind of order 1.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import i1
+    >>> i1(tg.tensor(0.0)).item()
+    0.0
+    """
+    return _i1._unary(x)
+
+
+def i0e(x: ArrayLike) -> Tensor:
+    """``i0(x) * exp(-|x|)``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import i0e
+    >>> i0e(tg.tensor(0.0)).item()
+    1.0
+    """
+    return _i0e._unary(x)
+
+
+def i1e(x: ArrayLike) -> Tensor:
+    """``i1(x) * exp(-|x|)``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import i1e
+    >>> i1e(tg.tensor(0.0)).item()
+    0.0
+    """
+    return _i1e._unary(x)
+
+
+# --- K: modified, second kind ------------------------------------------------------------
+
+_kv = special_primitive(
+    "kv",
+    None,
+    lambda g, ans, v, x: unbroadcast_like(
+        -g * 0.5 * (_kv(_shifted(v, -1), x) + _kv(_shifted(v, 1), x)), x
+    ),
+)
+_k0 = special_primitive("k0", lambda g, ans, x: -g * k1(x))
+_k1 = special_primitive("k1", lambda g, ans, x: -g * 0.5 * (k0(x) + _kv(2.0, x)))
+
+# kve = kv e^{x}: the recurrence, plus kve
+_kve = special_primitive(
+    "kve",
+    None,
+    lambda g, ans, v, x: unbroadcast_like(
+        g * (ans - 0.5 * (_kve(_shifted(v, -1), x) + _kve(_shifted(v, 1), x))), x
+    ),
+)
+_k0e = special_primitive("k0e", lambda g, ans, x: g * (ans - k1e(x)))
+_k1e = special_primitive("k1e", lambda g, ans, x: g * (ans - 0.5 * (k0e(x) + _kve(2.0, x))))
+
+
+def kv(v: ArrayLike, x: ArrayLike) -> Tensor:
+    """The modified Bessel function of the second kind of real order ``v`` (x > 0).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import kv
+    >>> round(kv(0.5, tg.tensor(1.0)).item(), 12)  # √(π/2) e^-1
+    0.461068504448
+    """
+    _order("kv", v)
+    return _kv._binary(v, x)
+
+
+def kve(v: ArrayLike, x: ArrayLike) -> Tensor:
+    """``kv(v, x) * exp(x)``, finite for large ``x``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import kve
+    >>> round(kve(0.5, tg.tensor(1.0)).item(), 12)  # √(π/2)
+    1.253314137316
+    """
+    _order("kve", v)
+    return _kve._binary(v, x)
+
+
+def k0(x: ArrayLike) -> Tensor:
+    """The modified Bessel function of the second kind of order 0 (x > 0).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import k0
+    >>> round(k0(tg.tensor(1.0)).item(), 12)
+    0.421024438241
+    """
+    return _k0._unary(x)
+
+
+def k1(x: ArrayLike) -> Tensor:
+    """The modified Bessel function of the second kind of order 1 (x > 0).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import k1
+    >>> round(k1(tg.tensor(1.0)).item(), 12)
+    0.601907230197
+    """
+    return _k1._unary(x)
+
+
+def k0e(x: ArrayLike) -> Tensor:
+    """``k0(x) * exp(x)``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import k0e
+    >>> round(k0e(tg.tensor(1.0)).item(), 12)
+    1.144463079807
+    """
+    return _k0e._unary(x)
+
+
+def k1e(x: ArrayLike) -> Tensor:
+    """``k1(x) * exp(x)``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import k1e
+    >>> round(k1e(tg.tensor(1.0)).item(), 12)
+    1.636153486263
+    """
+    return _k1e._unary(x)
+
+
+# --- sinc -----------------------------------------------------------------------------------
+
+
+def _sinc_portable(xp: Any, x: Any) -> Any:
+    y = math.pi * xp.where(x == 0, 1.0, x)
+    return xp.where(x == 0, 1.0, xp.sin(y) / y)
+
+
+def _sinc_rule(g: Any, ans: Any, x: Any) -> Any:
+    # d sinc = (cos(πx) - sinc(x)) / x; near 0 that difference cancels, so its Taylor
+    # series -π²x/3 + π⁴x³/30 is used there (error below 1e-16 for |πx| < 1e-3).
+    small = ops.less(ops.abs(x), 1e-3 / math.pi)
+    safe = ops.where(small, 1.0, x)
+    exact = (ops.cos(math.pi * safe) - sinc(safe)) / safe
+    px2 = (math.pi * math.pi) * ops.square(x)
+    taylor = -(math.pi * math.pi / 3.0) * x * (1.0 - 0.1 * px2)
+    return g * ops.where(small, taylor, exact)
+
+
+_sinc = special_primitive("sinc", _sinc_rule, portable=_sinc_portable)
+
+
+def sinc(x: ArrayLike) -> Tensor:
+    """The normalized sinc function ``sin(πx) / (πx)``, 1 at 0 (NumPy's ``np.sinc``, which
+    SciPy re-exports as ``scipy.special.sinc``).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import sinc
+    >>> sinc(tg.tensor(0.0)).item()
+    1.0
+    """
+    return _sinc._unary(x)

@@ -1,0 +1,178 @@
+"""The error function family and the standard normal's: erf erfc erfinv erfcinv erfcx ndtr
+ndtri log_ndtr; and the exponential integrals exp1 expi.
+
+Inverse functions differentiate through their output (d erfinv(y) = √π/2 e^{erfinv(y)²}),
+and ``log_ndtr``'s rule stays in log space, so its gradient is finite far in the tail
+(about ``-x`` as x -> -inf).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tapegrad import ops
+from tapegrad.scipy.special._primitive import special_primitive
+from tapegrad.tensor import Tensor
+
+ArrayLike = Any
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_SQRT_2PI = math.sqrt(2.0 * math.pi)
+_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
+
+_erf = special_primitive("erf", lambda g, ans, x: g * _TWO_OVER_SQRT_PI * ops.exp(-ops.square(x)))
+
+
+def erf(x: ArrayLike) -> Tensor:
+    """The error function ``2/√π ∫_0^x e^{-t²} dt``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import erf
+    >>> erf(tg.tensor(0.0)).item()
+    0.0
+    """
+    return _erf._unary(x)
+
+
+_erfc = special_primitive(
+    "erfc", lambda g, ans, x: -g * _TWO_OVER_SQRT_PI * ops.exp(-ops.square(x))
+)
+
+
+def erfc(x: ArrayLike) -> Tensor:
+    """``1 - erf(x)``, accurate where ``erf`` is near 1.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import erfc
+    >>> erfc(tg.tensor(0.0)).item()
+    1.0
+    """
+    return _erfc._unary(x)
+
+
+_erfinv = special_primitive(
+    "erfinv", lambda g, ans, x: g * (1.0 / _TWO_OVER_SQRT_PI) * ops.exp(ops.square(ans))
+)
+
+
+def erfinv(y: ArrayLike) -> Tensor:
+    """The inverse of :func:`erf` on (-1, 1).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import erfinv
+    >>> erfinv(tg.tensor(0.0)).item()
+    0.0
+    """
+    return _erfinv._unary(y)
+
+
+_erfcinv = special_primitive(
+    "erfcinv", lambda g, ans, x: -g * (1.0 / _TWO_OVER_SQRT_PI) * ops.exp(ops.square(ans))
+)
+
+
+def erfcinv(y: ArrayLike) -> Tensor:
+    """The inverse of :func:`erfc` on (0, 2).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import erfcinv
+    >>> erfcinv(tg.tensor(1.0)).item() == 0.0
+    True
+    """
+    return _erfcinv._unary(y)
+
+
+# erfcx = e^{x²} erfc(x): d erfcx = 2x erfcx - 2/√π
+_erfcx = special_primitive("erfcx", lambda g, ans, x: g * (2.0 * x * ans - _TWO_OVER_SQRT_PI))
+
+
+def erfcx(x: ArrayLike) -> Tensor:
+    """The scaled complementary error function ``e^{x²} erfc(x)``, finite for large x.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import erfcx
+    >>> erfcx(tg.tensor(0.0)).item()
+    1.0
+    """
+    return _erfcx._unary(x)
+
+
+def _normal_density(x: Any) -> Any:
+    return ops.exp(-0.5 * ops.square(x)) / _SQRT_2PI
+
+
+_ndtr = special_primitive("ndtr", lambda g, ans, x: g * _normal_density(x))
+
+
+def ndtr(x: ArrayLike) -> Tensor:
+    """The standard normal CDF ``Φ(x)``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import ndtr
+    >>> ndtr(tg.tensor(0.0)).item()
+    0.5
+    """
+    return _ndtr._unary(x)
+
+
+_ndtri = special_primitive(
+    "ndtri", lambda g, ans, x: g * _SQRT_2PI * ops.exp(0.5 * ops.square(ans))
+)
+
+
+def ndtri(p: ArrayLike) -> Tensor:
+    """The inverse of :func:`ndtr`: the standard normal quantile function.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import ndtri
+    >>> ndtri(tg.tensor(0.5)).item()
+    0.0
+    """
+    return _ndtri._unary(p)
+
+
+# d log Φ(x) = φ(x) / Φ(x) = exp(-x²/2 - log Φ(x)) / √(2π): no underflow in either tail
+_log_ndtr = special_primitive(
+    "log_ndtr",
+    lambda g, ans, x: g * ops.exp(-0.5 * ops.square(x) - ans - _HALF_LOG_2PI),
+)
+
+
+def log_ndtr(x: ArrayLike) -> Tensor:
+    """``log Φ(x)``, accurate in both tails (``log_ndtr(-40)`` is about -804.6).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import log_ndtr
+    >>> round(log_ndtr(tg.tensor(-40.0)).item(), 6)
+    -804.608442
+    """
+    return _log_ndtr._unary(x)
+
+
+_exp1 = special_primitive("exp1", lambda g, ans, x: -g * ops.exp(-x) / x)
+
+
+def exp1(x: ArrayLike) -> Tensor:
+    """The exponential integral ``E1(x) = ∫_x^∞ e^{-t}/t dt``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import exp1
+    >>> round(exp1(tg.tensor(1.0)).item(), 12)
+    0.219383934396
+    """
+    return _exp1._unary(x)
+
+
+_expi = special_primitive("expi", lambda g, ans, x: g * ops.exp(x) / x)
+
+
+def expi(x: ArrayLike) -> Tensor:
+    """The exponential integral ``Ei(x)``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import expi
+    >>> round(expi(tg.tensor(1.0)).item(), 12)
+    1.895117816356
+    """
+    return _expi._unary(x)

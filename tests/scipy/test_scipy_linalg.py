@@ -1,0 +1,194 @@
+"""tapegrad/scipy/linalg: values against SciPy, gradients against finite differences."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("scipy.linalg", reason="the scipy extra is not installed")
+
+import scipy.linalg as sl  # noqa: E402
+from helpers import value_and_gradients  # noqa: E402
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from scipy_checks import require_scipy_kernel  # noqa: E402
+
+import tapegrad as tg  # noqa: E402
+from tapegrad.scipy import linalg  # noqa: E402
+from tapegrad.testing import gradcheck, gradgradcheck  # noqa: E402
+
+
+@st.composite
+def problems(draw, max_n=3, batch=True):
+    """A seeded generator, a matrix size and a batch shape (possibly empty)."""
+    seed = draw(st.integers(0, 2**32 - 1), label="seed")
+    n = draw(st.integers(1, max_n), label="n")
+    shape = draw(st.sampled_from([(), (), (2,)] if batch else [()]), label="batch")
+    return np.random.default_rng(seed), n, shape
+
+
+def _triangular(rng, shape, n, lower):
+    a = (
+        rng.uniform(-0.5, 0.5, shape + (n, n))
+        + np.eye(n) * rng.uniform(1.0, 2.0, shape + (n,))[..., None]
+    )
+    return a  # both triangles filled: the solver must read only one
+
+
+def _spd(rng, shape, n):
+    m = rng.standard_normal(shape + (n, n))
+    return m @ np.swapaxes(m, -1, -2) + n * np.eye(n)
+
+
+@given(problem=problems(), data=st.data())
+def test_solve_triangular(problem, data, backend):
+    require_scipy_kernel(backend, "solve_triangular")
+    rng, n, shape = problem
+    lower, unit, trans = (data.draw(st.booleans()) for _ in range(3))
+    a = _triangular(rng, shape, n, lower)
+    b = rng.standard_normal(data.draw(st.sampled_from([(n,), (n, 2), shape + (n, 1)])))
+    kwargs = dict(lower=lower, unit_diagonal=unit, trans=int(trans))
+    got = linalg.solve_triangular(backend.tensor(a), backend.tensor(b), **kwargs)
+    np.testing.assert_allclose(got.numpy(), sl.solve_triangular(a, b, **kwargs), rtol=1e-12)
+    f = lambda a, b: linalg.solve_triangular(a, b, **kwargs)  # noqa: E731
+    gradcheck(f, [backend.tensor(a), backend.tensor(b)])
+    if _small(shape, n):
+        gradgradcheck(f, [backend.tensor(a), backend.tensor(b)])
+
+
+def _small(shape, n):
+    """Second derivatives (finite differences of a gradient) on single matrices up to 2x2."""
+    return shape == () and n <= 2
+
+
+@given(problem=problems(), lower=st.booleans())
+def test_cholesky(problem, lower, backend):
+    require_scipy_kernel(backend, "cholesky")
+    rng, n, shape = problem
+    a = _spd(rng, shape, n)
+    a_asym = a + np.triu(rng.standard_normal(a.shape), 1) * (0.1 if lower else 0.0)
+    got = linalg.cholesky(backend.tensor(a_asym), lower=lower)
+    np.testing.assert_allclose(got.numpy(), sl.cholesky(a_asym, lower=lower), rtol=1e-12)
+    f = lambda a: linalg.cholesky(a, lower=lower)  # noqa: E731
+    gradcheck(f, [backend.tensor(a)])
+    if _small(shape, n):
+        gradgradcheck(f, [backend.tensor(a)], atol=1e-4)
+
+
+def test_cholesky_of_a_symmetric_parametrization_matches_the_full_gradient():
+    m = tg.tensor(np.random.default_rng(0).standard_normal((3, 3)))
+    for lower in (True, False):
+        gradcheck(lambda m, lower=lower: linalg.cholesky(m @ m.T + 3 * tg.eye(3), lower=lower), [m])
+
+
+@given(problem=problems(), lower=st.booleans())
+def test_cho_factor_and_cho_solve(problem, lower, backend):
+    require_scipy_kernel(backend, "cho_factor")
+    rng, n, shape = problem
+    a = _spd(rng, shape, n)
+    b = rng.standard_normal((n,))
+    c, low = linalg.cho_factor(backend.tensor(a), lower=lower)
+    c_ref, low_ref = sl.cho_factor(a, lower=lower)
+    np.testing.assert_allclose(c.numpy(), c_ref, rtol=1e-12)
+    assert low is bool(np.all(low_ref))  # batched SciPy repeats it per matrix
+    x = linalg.cho_solve((c, low), backend.tensor(b))
+    np.testing.assert_allclose(x.numpy(), sl.cho_solve((c_ref, low_ref), b), rtol=1e-10)
+    f = lambda a, b: linalg.cho_solve(linalg.cho_factor(a, lower=lower), b)  # noqa: E731
+    gradcheck(f, [backend.tensor(a), backend.tensor(b)])
+
+
+@given(problem=problems(), trans=st.sampled_from([0, 1]))
+def test_lu_factor_and_lu_solve(problem, trans, backend):
+    require_scipy_kernel(backend, "lu_factor")
+    rng, n, shape = problem
+    a = rng.standard_normal(shape + (n, n)) + 2 * np.eye(n)
+    b = rng.standard_normal((n,))
+    lu, piv = linalg.lu_factor(backend.tensor(a))
+    lu_ref, piv_ref = sl.lu_factor(a)
+    np.testing.assert_allclose(lu.numpy(), lu_ref, rtol=1e-12, atol=1e-14)
+    np.testing.assert_array_equal(piv, piv_ref)
+    x = linalg.lu_solve((lu, piv), backend.tensor(b), trans=trans)
+    np.testing.assert_allclose(x.numpy(), sl.lu_solve((lu_ref, piv_ref), b, trans=trans), rtol=1e-9)
+    gradcheck(lambda a: linalg.lu_factor(a)[0], [backend.tensor(a)])
+    if _small(shape, n):
+        gradgradcheck(lambda a: linalg.lu_factor(a)[0], [backend.tensor(a)], atol=1e-4)
+    f = lambda a, b: linalg.lu_solve(linalg.lu_factor(a), b, trans=trans)  # noqa: E731
+    gradcheck(f, [backend.tensor(a), backend.tensor(b)])
+
+
+@given(problem=problems(max_n=3))
+def test_expm(problem, backend):
+    require_scipy_kernel(backend, "expm")
+    rng, n, shape = problem
+    a = rng.uniform(-1, 1, shape + (n, n))
+    np.testing.assert_allclose(linalg.expm(backend.tensor(a)).numpy(), sl.expm(a), rtol=1e-12)
+    gradcheck(linalg.expm, [backend.tensor(a)])
+    if _small(shape, n):
+        gradgradcheck(linalg.expm, [backend.tensor(a)])
+
+
+@given(problem=problems(max_n=3, batch=False))
+def test_sqrtm_and_solve_sylvester(problem, backend):
+    require_scipy_kernel(backend, "sqrtm")
+    rng, n, _ = problem
+    a = 2 * np.eye(n) + rng.uniform(-0.3, 0.3, (n, n))  # eigenvalues near 2: a real root
+    np.testing.assert_allclose(linalg.sqrtm(backend.tensor(a)).numpy(), sl.sqrtm(a), rtol=1e-10)
+    gradcheck(linalg.sqrtm, [backend.tensor(a)])
+    if n <= 2:
+        gradgradcheck(linalg.sqrtm, [backend.tensor(a)])
+    b, q = 2 * np.eye(n) + rng.uniform(-0.3, 0.3, (n, n)), rng.standard_normal((n, n))
+    inputs = [backend.tensor(v) for v in (a, b, q)]
+    expected = sl.solve_sylvester(a, b, q)
+    np.testing.assert_allclose(linalg.solve_sylvester(*inputs).numpy(), expected, rtol=1e-10)
+    gradcheck(linalg.solve_sylvester, inputs)
+
+
+def test_sqrtm_of_a_matrix_with_a_complex_root_refuses_a_gradient():
+    a = tg.tensor([[-1.0, 0.0], [0.0, 4.0]])
+    assert linalg.sqrtm(a).dtype.kind == "c"  # computes, without a tape
+    with pytest.raises(NotImplementedError, match="sqrtm: .* complex"):
+        tg.grad(lambda a: linalg.sqrtm(a).real)(a)
+
+
+@given(problem=problems(), lower=st.booleans())
+def test_eigh(problem, lower, backend):
+    require_scipy_kernel(backend, "eigh")
+    rng, n, shape = problem
+    m = rng.standard_normal(shape + (n, n))
+    a = m + np.swapaxes(m, -1, -2) + np.diag(np.arange(n) * 3.0)  # distinct eigenvalues
+    w, v = linalg.eigh(backend.tensor(a), lower=lower)
+    w_ref, v_ref = sl.eigh(a, lower=lower)
+    np.testing.assert_allclose(w.numpy(), w_ref, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(np.abs(v.numpy()), np.abs(v_ref), rtol=1e-10, atol=1e-12)
+
+    def f(a):  # eigenvectors up to sign: v * v is what a sign-free loss sees
+        w, v = linalg.eigh(a, lower=lower)
+        return w, v * v
+
+    gradcheck(f, [backend.tensor(a)])
+    if _small(shape, n):
+        gradgradcheck(f, [backend.tensor(a)], atol=1e-4)
+    np.testing.assert_allclose(linalg.eigvalsh(backend.tensor(a), lower=lower).numpy(), w_ref)
+
+
+def test_eigh_generalized_problem_is_not_supported():
+    with pytest.raises(NotImplementedError, match="eigh: the generalized problem"):
+        linalg.eigh(tg.eye(2), tg.eye(2))
+
+
+@given(seed=st.integers(0, 2**32 - 1))
+def test_block_diag(seed, backend):
+    rng = np.random.default_rng(seed)
+    blocks = [rng.standard_normal(()), rng.standard_normal((3,)), rng.standard_normal((2, 2))]
+    tensors = [backend.tensor(b) for b in blocks]
+    np.testing.assert_array_equal(linalg.block_diag(*tensors).numpy(), sl.block_diag(*blocks))
+    gradcheck(linalg.block_diag, tensors)
+    assert linalg.block_diag().shape == sl.block_diag().shape
+
+
+def test_gradient_of_a_batch_matches_each_matrix():
+    a = _spd(np.random.default_rng(1), (3,), 3)
+    _, (batched,) = value_and_gradients(lambda a: linalg.cholesky(a, lower=True), tg.tensor(a))
+    for k in range(3):
+        _, (one,) = value_and_gradients(lambda a: linalg.cholesky(a, lower=True), tg.tensor(a[k]))
+        np.testing.assert_allclose(batched.numpy()[k], one.numpy(), rtol=1e-12)
