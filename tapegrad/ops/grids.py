@@ -14,7 +14,7 @@ import numpy as np
 
 from tapegrad import ops
 from tapegrad.ops.primitive import normalize_axis, shape_of
-from tapegrad.ops.rule_helpers import result_dtype
+from tapegrad.ops.rule_helpers import as_array, result_dtype
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
@@ -48,8 +48,8 @@ def linspace(
         raise ValueError(f"linspace: number of samples, {num}, must be non-negative")
     div = num - 1 if endpoint else num
     dt = _inexact(start, stop, 1.0)
-    start = ops.astype(_array(start), dt)
-    stop = ops.astype(_array(stop), dt)
+    start = ops.astype(as_array(start), dt)
+    stop = ops.astype(as_array(stop), dt)
     delta = stop - start
     extra = shape_of(delta)
     steps = ops.asarray(np.arange(num, dtype=dt).reshape(-1, *(1,) * len(extra)), like=delta)
@@ -70,10 +70,6 @@ def linspace(
     return (y, step) if retstep else y
 
 
-def _array(x: Any) -> Any:
-    return x if isinstance(x, Tensor) or hasattr(x, "shape") else np.asarray(x)
-
-
 def logspace(
     start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
     base: ArrayLike = 10.0, dtype: Any = None, axis: int = 0,
@@ -81,7 +77,7 @@ def logspace(
     """``base ** linspace(start, stop)``; differentiable in start, stop and base."""
     y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
     if shape_of(base):
-        base = ops.expand_dims(_array(base), axis)
+        base = ops.expand_dims(as_array(base), axis)
     out = ops.power(base, y)
     return out if dtype is None else ops.astype(out, dtype)
 
@@ -93,8 +89,8 @@ def geomspace(
     """``num`` values spaced evenly on a log scale from ``start`` to ``stop`` (same sign,
     not zero), with the ends exact; differentiable in both."""
     dt = _inexact(start, stop, float(num))
-    start = ops.astype(_array(start), dt)
-    stop = ops.astype(_array(stop), dt)
+    start = ops.astype(as_array(start), dt)
+    stop = ops.astype(as_array(stop), dt)
     if "complex" in str(dt):
         raise NotImplementedError("geomspace: complex endpoints are not supported yet")
     if bool(ops.any(ops.equal(start, 0))) or bool(ops.any(ops.equal(stop, 0))):

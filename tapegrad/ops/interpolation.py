@@ -15,7 +15,7 @@ import numpy as np
 
 from tapegrad import ops
 from tapegrad.ops.primitive import normalize_axis, shape_of
-from tapegrad.ops.rule_helpers import result_dtype
+from tapegrad.ops.rule_helpers import as_array, placed, result_dtype
 from tapegrad.tape import host_value
 from tapegrad.tensor import Tensor
 
@@ -43,9 +43,9 @@ def interp(
         raise ValueError("interp: array of sample points is empty")
     dtype = result_dtype(fp, 1.0)
     like = next((v for v in (x, xp, fp) if isinstance(v, Tensor)), None)
-    x = ops.astype(_placed(_array(x), like), result_dtype(x, 1.0))
-    xp = ops.astype(_placed(_array(xp), like), result_dtype(xp, 1.0))
-    fp = ops.astype(_placed(_array(fp), like), dtype)
+    x = ops.astype(placed(as_array(x), like), result_dtype(x, 1.0))
+    xp = ops.astype(placed(as_array(xp), like), result_dtype(xp, 1.0))
+    fp = ops.astype(placed(as_array(fp), like), dtype)
     if period is not None:
         if period == 0:
             raise ValueError("interp: period must be a non-zero value")
@@ -70,27 +70,16 @@ def interp(
         out = slope * (x - x0) + f0
         exact = x_host == xp_host[j]  # at a sample point its value, whatever the slope
         if exact.any():
-            out = ops.where(_placed(exact, x), f0, out)
+            out = ops.where(placed(exact, x), f0, out)
         at_end = x_host == xp_host[-1]
         if at_end.any():
-            out = ops.where(_placed(at_end, x), fp[-1], out)
+            out = ops.where(placed(at_end, x), fp[-1], out)
     below, above = x_host < xp_host[0], x_host > xp_host[-1]
     if below.any():
-        out = ops.where(_placed(below, x), fp[0] if left is None else left, out)
+        out = ops.where(placed(below, x), fp[0] if left is None else left, out)
     if above.any():
-        out = ops.where(_placed(above, x), fp[-1] if right is None else right, out)
+        out = ops.where(placed(above, x), fp[-1] if right is None else right, out)
     return ops.astype(out, dtype)
-
-
-def _array(x: Any) -> Any:
-    return x if hasattr(x, "shape") else np.asarray(x)
-
-
-def _placed(value: Any, like: Any) -> Any:
-    """A host constant next to ``like`` (other backends' Tensors refuse host arrays)."""
-    if isinstance(value, Tensor) or like is None:
-        return value
-    return ops.asarray(value, like=like)
 
 
 def unwrap(
@@ -120,7 +109,7 @@ def unwrap(
     if ambiguous:
         ddmod = np.where((ddmod == low) & (dd > 0), high, ddmod)
     correct = np.where(np.abs(dd) < discont, 0, ddmod - dd).cumsum(axis)
-    p = ops.astype(_array(p), dtype)
+    p = ops.astype(as_array(p), dtype)
     lead = (slice(None),) * axis
-    later = ops.getitem(p, (*lead, slice(1, None))) + _placed(correct.astype(dtype), p)
+    later = ops.getitem(p, (*lead, slice(1, None))) + placed(correct.astype(dtype), p)
     return ops.concatenate([ops.getitem(p, (*lead, slice(0, 1))), later], axis=axis)

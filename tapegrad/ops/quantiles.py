@@ -13,19 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
 from tapegrad.ops.primitive import normalize_axis, shape_of
-from tapegrad.ops.rule_helpers import result_dtype
+from tapegrad.ops.rule_helpers import is_floating, placed, result_dtype
 from tapegrad.tape import host_value
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 Axis = int | tuple[int, ...] | None
-
-
-def _is_floating(x: Any) -> bool:
-    dtype = getattr(x, "dtype", None)
-    return dtype is not None and backend.is_floating(dtype)
 
 
 # method -> (alpha, beta) of Hyndman and Fan's continuous estimators (NumPy's names)
@@ -134,22 +129,17 @@ def _quantile(
         if isinstance(q, Tensor) and method in _CONTINUOUS:  # the weight as a function of q
             q_shaped = ops.reshape(q, qs.shape)
             v = _virtual_index(ops.asarray(n.astype(dtype), like=x), q_shaped, method)
-            t = v - _placed(np.floor(_virtual_index(n, qs, method)).astype(dtype), x)
+            t = v - placed(np.floor(_virtual_index(n, qs, method)).astype(dtype), x)
         else:
-            t = _placed(np.broadcast_to(weight, out_shape).astype(dtype), x)
-        out = _lerp(a, b, t, _placed(np.broadcast_to(weight >= 0.5, out_shape), x))
+            t = placed(np.broadcast_to(weight, out_shape).astype(dtype), x)
+        out = _lerp(a, b, t, placed(np.broadcast_to(weight >= 0.5, out_shape), x))
     empty = n == 0 if ignore_nan else missing.any(axis=-1)
     if np.any(empty):
-        out = ops.where(_placed(np.broadcast_to(empty, out_shape), x), math.nan, out)
+        out = ops.where(placed(np.broadcast_to(empty, out_shape), x), math.nan, out)
     if keepdims:
         reduced = tuple(1 if d in axes else m for d, m in enumerate(shape))
         out = ops.reshape(out, q_host.shape + reduced)
     return out
-
-
-def _placed(host: np.ndarray, like: Any) -> Any:
-    """A host constant next to ``like`` (other backends' Tensors refuse host arrays)."""
-    return ops.asarray(host, like=like) if hasattr(like, "shape") else host
 
 
 def quantile(
@@ -198,7 +188,7 @@ def _median(x: ArrayLike, axis: Axis, keepdims: bool, ignore_nan: bool, op: str)
     kept = [d for d in range(len(shape)) if d not in axes]
     kept_shape = tuple(shape[d] for d in kept)
     flat = ops.reshape(ops.transpose(x, (*kept, *axes)), (*kept_shape, -1))
-    if not _is_floating(flat):
+    if not is_floating(flat):
         flat = ops.astype(flat, np.float64)
     ordered = ops.sort(flat, axis=-1)
     data = np.asarray(host_value(flat, f"numpy.{op}()"))
@@ -209,7 +199,7 @@ def _median(x: ArrayLike, axis: Axis, keepdims: bool, ignore_nan: bool, op: str)
     out = ops.mean(ops.stack(pair), axis=0)
     empty = n == 0 if ignore_nan else missing.any(axis=-1)
     if np.any(empty):
-        out = ops.where(_placed(np.broadcast_to(empty, shape_of(out)), x), math.nan, out)
+        out = ops.where(placed(np.broadcast_to(empty, shape_of(out)), x), math.nan, out)
     if keepdims:
         out = ops.reshape(out, tuple(1 if d in axes else m for d, m in enumerate(shape)))
     return out

@@ -52,11 +52,32 @@ def zero_gradient(k: int) -> Any:
 
 
 def is_floating(x: Any) -> bool:
-    """Whether ``x`` (a Tensor, array or Python number) has a real or complex floating dtype."""
-    dtype = getattr(x, "dtype", None)
-    if dtype is None:
-        return isinstance(x, (float, complex))
-    return backend.is_floating(dtype)
+    """Whether ``x`` (a Tensor, array, list or Python number) has a floating dtype."""
+    return result_dtype(x).kind in "fc"
+
+
+def placed(value: Any, like: Any, dtype: Any = None) -> Any:
+    """``value`` in ``dtype`` (when given) and next to ``like``: host constants are moved to
+    ``like``'s namespace and device, as other backends' Tensors refuse host arrays."""
+    from tapegrad.ops import arithmetic, creation
+    from tapegrad.tensor import Tensor
+
+    if value is None:
+        return None
+    if isinstance(value, Tensor):
+        if dtype is None or result_dtype(value) == np.dtype(dtype):
+            return value
+        return arithmetic.astype(value, dtype)
+    if like is None or not hasattr(like, "shape"):
+        return np.asarray(value, dtype=dtype)
+    if not hasattr(value, "shape") or type(value) is np.ndarray:
+        value = np.asarray(value, dtype=dtype)
+    return creation.asarray(value, dtype=dtype, like=like)
+
+
+def as_array(x: Any) -> Any:
+    """``x`` itself when it is an array or Tensor; a NumPy array of it otherwise."""
+    return x if hasattr(x, "shape") else np.asarray(x)
 
 
 def result_dtype(*values: Any) -> np.dtype:

@@ -12,22 +12,17 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
 from tapegrad.ops.primitive import normalize_axis, shape_of
-from tapegrad.ops.rule_helpers import result_dtype
+from tapegrad.ops.rule_helpers import is_floating, placed, result_dtype
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 Axis = int | tuple[int, ...] | None
 
 
-def _is_floating(x: Any) -> bool:
-    dtype = getattr(x, "dtype", None)
-    return dtype is not None and backend.is_floating(dtype)
-
-
 def _without_nan(x: ArrayLike, fill: float) -> Any:
-    return ops.where(ops.isnan(x), fill, x) if _is_floating(x) else x
+    return ops.where(ops.isnan(x), fill, x) if is_floating(x) else x
 
 
 def nansum(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
@@ -52,14 +47,14 @@ def _valid_count(x: ArrayLike, axis: Axis, keepdims: bool) -> Tensor:
 
 def nanmean(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
     """Mean of the non-NaN elements (NaN where there are none)."""
-    if not _is_floating(x):
+    if not is_floating(x):
         return ops.mean(x, axis=axis, keepdims=keepdims)
     return nansum(x, axis, keepdims) / _valid_count(x, axis, keepdims)
 
 
 def nanvar(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
     """Variance of the non-NaN elements, with ``ddof`` delta degrees of freedom."""
-    if not _is_floating(x):
+    if not is_floating(x):
         return ops.var(x, axis=axis, ddof=ddof, keepdims=keepdims)
     center = nanmean(x, axis, keepdims=True)
     deviation = ops.where(ops.isnan(x), 0.0, x - center)
@@ -73,7 +68,7 @@ def nanstd(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = Fals
 
 
 def _nan_extremum(reduce: Any, fill: float, x: ArrayLike, axis: Axis, keepdims: bool) -> Tensor:
-    if not _is_floating(x):
+    if not is_floating(x):
         return reduce(x, axis=axis, keepdims=keepdims)
     missing = ops.isnan(x)
     out = reduce(ops.where(missing, fill, x), axis=axis, keepdims=keepdims)
@@ -93,7 +88,7 @@ def nanmin(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
 def _nan_arg_extremum(
     arg: Any, fill: float, x: ArrayLike, axis: Any, keepdims: bool, op: str
 ) -> Tensor:
-    if not _is_floating(x):
+    if not is_floating(x):
         return arg(x, axis=axis, keepdims=keepdims)
     missing = ops.isnan(x)
     if bool(ops.any(ops.all(missing, axis=axis))):
@@ -128,7 +123,7 @@ def average(
     1.5
     """
     shape = shape_of(x)
-    if not _is_floating(x):
+    if not is_floating(x):
         x = ops.astype(x if hasattr(x, "shape") else np.asarray(x), np.float64)
     if weights is None:
         mean = ops.mean(x, axis=axis, keepdims=keepdims)
@@ -179,7 +174,8 @@ def cov(
     x = ops.astype(x, dtype)
     if ddof is None:
         ddof = 0 if bias else 1
-    fweights, aweights = _placed(fweights, x), _placed(aweights, x)
+    dtype = result_dtype(x)
+    fweights, aweights = placed(fweights, x, dtype), placed(aweights, x, dtype)
     weights = None
     if fweights is not None:
         weights = fweights
@@ -201,21 +197,6 @@ def cov(
     scaled = centered if weights is None else centered * weights
     product = ops.matmul(centered, ops.transpose(scaled))
     return ops.squeeze(product * (1.0 / factor))
-
-
-def _placed(value: Any, like: Any) -> Any:
-    """``value`` next to ``like`` and in its dtype (other backends refuse host arrays and
-    integer-float mixes)."""
-    if value is None:
-        return value
-    dtype = np.dtype(backend.dtype_name(like.dtype))
-    if isinstance(value, Tensor):
-        return (
-            value
-            if np.dtype(backend.dtype_name(value.dtype)) == dtype
-            else ops.astype(value, dtype)
-        )
-    return ops.asarray(np.asarray(value, dtype=dtype), like=like)
 
 
 def corrcoef(
