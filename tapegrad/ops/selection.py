@@ -14,7 +14,7 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.ops.layout import gather_layout
 from tapegrad.ops.primitive import Primitive, normalize_axis, shape_of
-from tapegrad.ops.rule_helpers import result_dtype
+from tapegrad.ops.rule_helpers import placed, result_dtype
 from tapegrad.tape import host_value
 from tapegrad.tensor import Tensor
 
@@ -150,16 +150,15 @@ def piecewise(x: ArrayLike, condlist: Any, funclist: Any, *args: Any, **kw: Any)
             values = ops.getitem(values, owned[mask]) if shape_of(values) else values
         else:
             values = function
-        if hasattr(values, "shape"):
-            values = ops.astype(values, result_dtype(x))
-        else:  # a constant, placed next to x
-            values = ops.asarray(np.asarray(values, dtype=result_dtype(x)), like=x)
+        values = placed(
+            values if hasattr(values, "shape") else np.asarray(values), x, result_dtype(x)
+        )
         piece = ops.broadcast_to(values, (int(owned.sum()),))
         out = out + ops.index_add(piece, shape=shape, index=owned)
     return out
 
 
-def _placed(op: str, arr: ArrayLike, values: ArrayLike, inplace: bool, write: Any) -> Tensor:
+def _written(op: str, arr: ArrayLike, values: ArrayLike, inplace: bool, write: Any) -> Tensor:
     """The functional form of NumPy's in-place ``op``: the result as a new Tensor.
 
     ``write(numbers, value_numbers)`` runs NumPy's own in-place function on element numbers
@@ -189,7 +188,7 @@ def put(
     """``a`` with the flat positions ``ind`` set to ``v`` (repeated as needed); needs
     ``inplace=False`` on Tensors, as ``jax.numpy.put``."""
     ind = _host(ind, "put")
-    return _placed("put", a, v, inplace, lambda out, values: np.put(out, ind, values, mode=mode))
+    return _written("put", a, v, inplace, lambda out, values: np.put(out, ind, values, mode=mode))
 
 
 def put_along_axis(
@@ -207,13 +206,13 @@ def put_along_axis(
     def write(out: np.ndarray, numbers: np.ndarray) -> None:
         np.put_along_axis(out, indices, numbers, axis)
 
-    return _placed("put_along_axis", arr, values, inplace, write)
+    return _written("put_along_axis", arr, values, inplace, write)
 
 
 def place(arr: ArrayLike, mask: Any, vals: ArrayLike, *, inplace: bool = True) -> Tensor:
     """``arr`` with the positions where ``mask`` holds set to ``vals`` in turn (cycled)."""
     mask = _host(mask, "place")
-    return _placed("place", arr, vals, inplace, lambda out, values: np.place(out, mask, values))
+    return _written("place", arr, vals, inplace, lambda out, values: np.place(out, mask, values))
 
 
 def fill_diagonal(
@@ -224,7 +223,7 @@ def fill_diagonal(
     def write(out: np.ndarray, numbers: np.ndarray) -> None:
         np.fill_diagonal(out, numbers.ravel(), wrap=wrap)
 
-    return _placed("fill_diagonal", a, val, inplace, write)
+    return _written("fill_diagonal", a, val, inplace, write)
 
 
 def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: Any = None) -> Tensor:
