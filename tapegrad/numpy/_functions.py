@@ -1,7 +1,8 @@
 """NumPy's signatures for the functions whose tapegrad op takes fewer or other arguments:
 reshape round clip take where concatenate stack einsum zeros_like ones_like
-empty_like full_like bincount apply_along_axis apply_over_axes iscomplex isreal
-iscomplexobj isrealobj real_if_close size, and the in-place functions, which refuse.
+empty_like size bincount apply_along_axis apply_over_axes iscomplex isreal iscomplexobj
+isrealobj real_if_close, the numpy.linalg and numpy.fft helpers that are differentiable,
+and the in-place functions, which refuse.
 
 ``np.X(t, ...)`` on Tensors lands here (``__array_function__``); ``out=`` was refused
 before (numpy_protocol.py).
@@ -127,9 +128,9 @@ def einsum(
     return ops.einsum(subscripts, *arrays)
 
 
-def _like(
-    fill: Any, a: Any, dtype: Any, shape: Any, order: str, subok: bool, device: Any
-) -> Tensor:
+def _like(fill: Any, a: Any, dtype: Any, shape: Any) -> Tensor:
+    """A Tensor of ``fill`` with ``a``'s shape and dtype unless given (order, subok and
+    device change nothing for a Tensor)."""
     shape = shape_of(a) if shape is None else shape
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     return ops.full(shape, fill, dtype=dtype if dtype is not None else result_dtype(a), like=a)
@@ -140,7 +141,7 @@ def zeros_like(
     *, device: Any = None,
 ) -> Tensor:  # fmt: skip
     """``np.zeros_like`` on Tensors (no gradient)."""
-    return _like(0, a, dtype, shape, order, subok, device)
+    return _like(0, a, dtype, shape)
 
 
 def ones_like(
@@ -148,7 +149,7 @@ def ones_like(
     *, device: Any = None,
 ) -> Tensor:  # fmt: skip
     """``np.ones_like`` on Tensors (no gradient)."""
-    return _like(1, a, dtype, shape, order, subok, device)
+    return _like(1, a, dtype, shape)
 
 
 def empty_like(
@@ -156,7 +157,7 @@ def empty_like(
     *, device: Any = None,
 ) -> Tensor:  # fmt: skip
     """``np.empty_like`` on Tensors: zeros (uninitialized memory is no value to differentiate)."""
-    return _like(0, prototype, dtype, shape, order, subok, device)
+    return _like(0, prototype, dtype, shape)
 
 
 def size(a: Any, axis: int | None = None) -> int:
