@@ -1,10 +1,12 @@
 """CPU (NumPy) against GPU (CuPy): the time of forward + gradient for three workloads.
 
-    python benchmarks/cpu_vs_gpu.py            # full sizes
-    python benchmarks/cpu_vs_gpu.py --quick    # smaller sizes: the CPU half in about a minute
+    python benchmarks/cpu_vs_gpu.py              # full sizes
+    python benchmarks/cpu_vs_gpu.py --quick      # smaller sizes (matmuls up to 2048)
+    python benchmarks/cpu_vs_gpu.py --plot-only  # redraw the plot from cpu_vs_gpu.md
 
 (a) an MLP training step (784-512-512-10, float32, softmax cross-entropy, SGD) at
-batch sizes 64 to 8192; (b) a chain of three square float32 matmuls, 1024 to 8192;
+batch sizes 64 to 8192; (b) a chain of three square float32 matmuls, 1024 to 8192
+(1024 and 2048 with --quick);
 (c) a chain of small ops on shape (8,), 1,500 ops long (and shorter, for the plot).
 Each time is the median of repeats after a warm-up run, with the device
 synchronised before each clock read. The same host data goes to both devices and
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import statistics
 import sys
 import time
@@ -34,6 +37,7 @@ from tapegrad import devices  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DEVICES = {"numpy": "cpu", "cupy": "gpu:0"}
+SERIES = {"numpy": "tapegrad on NumPy (CPU)", "cupy": "tapegrad on CuPy (GPU)"}
 
 
 @dataclass
@@ -259,28 +263,50 @@ def report(works: list[Workload], gpu_note: str | None, quick: bool, plot_note: 
     return "\n".join(lines) + "\n"
 
 
+def read_table(text: str) -> list[Workload]:
+    """The workloads and times of a report that :func:`table` wrote (for --plot-only)."""
+    setups = {w.name: w.setup for w in workloads(quick=False)}
+    works: dict[str, Workload] = {}
+    for line in text.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        size = re.fullmatch(r"(\w+)=(\d+)", cells[1]) if len(cells) == 6 else None
+        if size is None or cells[0] not in setups:
+            continue
+        work = works.setdefault(cells[0], Workload(cells[0], size[1], (), setups[cells[0]]))
+        work.sizes += (int(size[2]),)
+        for backend, cell in zip(("numpy", "cupy"), cells[2:4]):
+            if re.fullmatch(r"[\d.]+", cell):
+                work.times.setdefault(backend, {})[int(size[2])] = float(cell) / 1e3
+    return list(works.values())
+
+
 def plot(works: list[Workload], path: Path) -> str:
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
     except ImportError:
         return "not drawn: matplotlib is not installed (pip install matplotlib)"
-    fig, axes = plt.subplots(1, len(works), figsize=(5 * len(works), 4), squeeze=False)
+    fig, axes = plt.subplots(1, len(works), figsize=(5 * len(works), 4.2), squeeze=False)
     for ax, w in zip(axes[0], works):
         for backend, style in (("numpy", "o-"), ("cupy", "s--")):
             points = w.times.get(backend, {})
             if points:
                 sizes = sorted(points)
-                ax.plot(sizes, [points[s] * 1e3 for s in sizes], style, label=backend)
+                ax.plot(sizes, [points[s] * 1e3 for s in sizes], style, label=SERIES[backend])
         ax.set(xscale="log", yscale="log", xlabel=w.unit, ylabel="ms (forward + gradient)")
         ax.set_xticks(w.sizes, [str(s) for s in w.sizes])
-        ax.minorticks_off()
+        ax.xaxis.set_minor_locator(NullLocator())
+        # Ticks at 1, 2, 5 of each decade, written as plain numbers: several on every panel.
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_locator(NullLocator())
         ax.set_title(w.name, fontsize=9)
-        if "cupy" not in w.times:
-            ax.text(0.5, 0.05, "GPU: unavailable", transform=ax.transAxes, ha="center")
-        ax.legend()
+        ax.legend(fontsize=8, loc="upper left")
+    if not any("cupy" in w.times for w in works):
+        fig.suptitle("no GPU took part in this run: the CPU half only", fontsize=9, color="0.3")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -294,7 +320,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only", choices=["mlp", "matmul", "small"], action="append", help="run some workloads"
     )
+    parser.add_argument(
+        "--plot-only", action="store_true", help="redraw the plot from cpu_vs_gpu.md; run nothing"
+    )
     args = parser.parse_args(argv)
+    if args.plot_only:
+        works = read_table((args.out / "cpu_vs_gpu.md").read_text())
+        print(f"plot: {plot(works, args.out / 'cpu_vs_gpu.png')}")
+        return 0
     works = workloads(args.quick)
     if args.only:
         works = [w for w, key in zip(works, ("mlp", "matmul", "small")) if key in args.only]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import statistics
+import textwrap
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -147,41 +148,125 @@ def ratio(result: Result, system: str) -> float | None:
     return row.seconds / base.seconds
 
 
+def to_json(header: list[str], results: list[Result]) -> dict[str, Any]:
+    """What latest.json holds: the run's header lines and every measurement."""
+    return {
+        "header": header,
+        "results": [
+            {
+                "name": res.name,
+                "description": res.description,
+                "unit": res.unit,
+                "per": res.per,
+                "rows": [
+                    {
+                        "system": r.system,
+                        "median_s": r.seconds,
+                        "samples_s": r.samples,
+                        "peak_bytes": r.peak_bytes,
+                        "ratio_to_numpy": ratio(res, r.system),
+                        "note": r.note,
+                    }
+                    for r in res.rows
+                ],
+            }
+            for res in results
+        ],
+    }
+
+
+def from_json(payload: dict[str, Any]) -> tuple[list[str], list[Result]]:
+    """The header and results that :func:`to_json` wrote (to redraw the chart)."""
+    results = [
+        Result(
+            res["name"],
+            res["description"],
+            res["unit"],
+            res["per"],
+            [
+                Row(r["system"], r["median_s"], r["samples_s"], r["peak_bytes"], r["note"])
+                for r in res["rows"]
+            ],
+        )
+        for res in payload["results"]
+    ]
+    return payload["header"], results
+
+
+# What each system's bars are, in the chart's legend.
+SYSTEM_LABELS = {
+    "numpy": "hand-written NumPy",
+    "tapegrad": "tapegrad, eager",
+    "tapegrad replay": "tapegrad, replayed (tg.compile)",
+    "torch": "PyTorch, eager",
+    "autograd": "HIPS autograd",
+    "mygrad": "MyGrad",
+    "jax jit": "JAX, jit",
+}
+
+
+LABEL_BOX = {"facecolor": "white", "edgecolor": "none", "pad": 0.6}  # the 1x line stays behind
+
+
 def bar_chart(results: list[Result], systems: list[str], path: str, title: str) -> bool:
-    """A grouped bar chart of the ratios to NumPy (log scale); False when matplotlib is missing."""
+    """Horizontal bars of the ratios to NumPy (log scale), a group per workload with a bar
+    per system that ran it, each labelled with its ratio; a system skipped on a workload
+    shows its note instead. False when matplotlib is missing."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
     except ImportError:
         return False
-    shown = [s for s in systems if s != "numpy"]
-    fig, ax = plt.subplots(figsize=(11, 5.5))
-    width = 0.8 / max(len(shown), 1)
-    labels = [res.name for res in results]
-    for j, system in enumerate(shown):
-        values = [ratio(res, system) for res in results]
-        xs = [i + (j - (len(shown) - 1) / 2) * width for i in range(len(results))]
-        heights = [v if v is not None else 0 for v in values]
-        bars = ax.bar(xs, heights, width, label=system)
-        for bar, v in zip(bars, values):
-            if v is not None:
-                ax.annotate(
-                    f"{v:.2f}" if v < 10 else f"{v:.0f}",
-                    (bar.get_x() + bar.get_width() / 2, v),
-                    ha="center",
-                    va="bottom",
-                    fontsize=6,
-                )
-    ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--", label="hand-written NumPy")
-    ax.set_yscale("log")
-    ax.set_xticks(range(len(results)))
-    ax.set_xticklabels(labels, rotation=15, ha="right", fontsize=8)
-    ax.set_ylabel("time (or peak memory) / hand-written NumPy, lower is better")
+    # Only systems with at least one bar get a colour and a legend entry.
+    shown = [
+        s for s in systems if s != "numpy" and any(ratio(res, s) is not None for res in results)
+    ]
+    colors = {s: f"C{i}" for i, s in enumerate(shown)}
+    slot, gap = 0.3, 0.45  # the height of one bar's row, and the space between workloads
+    rows = [[r for s in shown for r in res.rows if r.system == s] for res in results]
+    height = slot * sum(len(group) for group in rows) + gap * len(results)
+    fig, ax = plt.subplots(figsize=(10, 0.75 + height * 0.9))
+    first_bar: dict[str, Any] = {}  # system -> one of its bars, for the legend
+    centres, y, values = [], gap / 2, []
+    for res, group in zip(results, rows):
+        centres.append(y + slot * (len(group) - 1) / 2)
+        for row in group:
+            value = ratio(res, row.system)
+            label = SYSTEM_LABELS.get(row.system, row.system)
+            if value is None:
+                ax.text(1.0, y, f"  {label}: {row.note or 'not run'}",
+                        va="center", fontsize=6.5, color="0.4")  # fmt: skip
+            else:
+                bars = ax.barh(y, value, slot * 0.85, color=colors[row.system])
+                first_bar.setdefault(row.system, bars)
+                ax.text(value * 1.03, y, f"{value:.2f}×" if value < 10 else f"{value:.0f}×",
+                        va="center", fontsize=6.5, bbox=LABEL_BOX)  # fmt: skip
+                values.append(value)
+            y += slot
+        y += gap
+    numpy_line = ax.axvline(1.0, color="black", linewidth=0.8, linestyle="--", zorder=1)
+    ax.set_xscale("log")
+    low, high = min([*values, 1.0]) / 1.5, max([*values, 1.0]) * 2.2  # room for the labels
+    ax.set_xlim(low, high)
+    ticks = [t for t in (0.25, 0.5, 1, 2, 5, 10, 20, 50, 100, 200) if low <= t <= high]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}×"))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_yticks(centres)
+    ax.set_yticklabels([textwrap.fill(res.description, 34) for res in results], fontsize=7.5)
+    ax.set_ylim(y - gap / 2, 0)  # the first workload on top
+    ax.set_xlabel("time (or peak memory) / hand-written NumPy, lower is better")
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7, ncol=2)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    ax.legend(
+        [numpy_line, *(first_bar[s] for s in shown)],
+        ["hand-written NumPy (1×)", *(SYSTEM_LABELS.get(s, s) for s in shown)],
+        fontsize=7,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+    )
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return True

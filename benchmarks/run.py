@@ -5,8 +5,9 @@ thread counts it finds, runs the workloads with interleaved rounds, prints a
 table of medians and ratios to hand-written NumPy, and writes the table (Markdown
 and JSON) and a bar chart to benchmarks/results/.
 
-    python -m benchmarks            # the full suite (a few minutes on 2 cores)
-    python -m benchmarks --quick    # fewer rounds, no million-entry tape
+    python -m benchmarks              # the full suite (a few minutes on 2 cores)
+    python -m benchmarks --quick      # fewer rounds, no million-entry tape
+    python -m benchmarks --plot-only  # redraw latest.png from latest.json, running nothing
 """
 
 from __future__ import annotations
@@ -223,6 +224,14 @@ def run_suite(args: argparse.Namespace) -> list[Result]:
     return results
 
 
+def chart(header: list[str], results: list[Result], out: str) -> bool:
+    """Draw latest.png in ``out``; the title names the run's date and machine."""
+    fields = dict(line.split(": ", 1) for line in header[:2])  # date: ..., machine: ...
+    shown = [s for s in SYSTEMS if any(r.system == s for res in results for r in res.rows)]
+    title = f"tapegrad benchmarks, {fields['date']}, {fields['machine']}"
+    return harness.bar_chart(results, shown, os.path.join(out, "latest.png"), title)
+
+
 def main(argv: list[str] | None = None) -> list[Result]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds, no 1M tape")
@@ -230,7 +239,17 @@ def main(argv: list[str] | None = None) -> list[Result]:
     parser.add_argument("--rounds", type=int, default=None, help="rounds per workload")
     parser.add_argument("--only", nargs="*", help="workload names to run (substrings)")
     parser.add_argument("--out", default=RESULTS_DIR, help="where to write results")
+    parser.add_argument(
+        "--plot-only", action="store_true", help="redraw latest.png from latest.json; run nothing"
+    )
     args = parser.parse_args(argv)
+
+    if args.plot_only:
+        with open(os.path.join(args.out, "latest.json")) as f:
+            header, results = harness.from_json(json.load(f))
+        drawn = chart(header, results, args.out)
+        print(f"wrote {args.out}/latest.png" if drawn else "no matplotlib: no chart")
+        return results
 
     import numpy  # noqa: F401 - after the thread variables are set
 
@@ -257,34 +276,9 @@ def main(argv: list[str] | None = None) -> list[Result]:
     for name in (f"{stamp}.md", "latest.md"):
         with open(os.path.join(args.out, name), "w") as f:
             f.write(text)
-    payload = {
-        "header": header,
-        "results": [
-            {
-                "name": res.name,
-                "description": res.description,
-                "unit": res.unit,
-                "per": res.per,
-                "rows": [
-                    {
-                        "system": r.system,
-                        "median_s": r.seconds,
-                        "samples_s": r.samples,
-                        "peak_bytes": r.peak_bytes,
-                        "ratio_to_numpy": harness.ratio(res, r.system),
-                        "note": r.note,
-                    }
-                    for r in res.rows
-                ],
-            }
-            for res in results
-        ],
-    }
     with open(os.path.join(args.out, "latest.json"), "w") as f:
-        json.dump(payload, f, indent=1)
-    chart = os.path.join(args.out, "latest.png")
-    title = f"tapegrad benchmarks, {now:%Y-%m-%d}, {machine()}"
-    if harness.bar_chart(results, shown, chart, title):
+        json.dump(harness.to_json(header, results), f, indent=1)
+    if chart(header, results, args.out):
         print(f"\nwrote {args.out}/latest.md, latest.json, latest.png ({stamp}.md)")
     else:
         print(f"\nwrote {args.out}/latest.md, latest.json (no matplotlib: no chart)")

@@ -1,12 +1,13 @@
 """Draw two tapes as PNG files: z = x + y, and one training step of a small MLP.
 
-Needs the viz extra and Graphviz's ``dot`` program::
+Drawing needs the viz extra and Graphviz's ``dot`` program::
 
     pip install 'tapegrad[viz]'      # the graphviz Python package
     apt-get install graphviz         # or: brew install graphviz
     python examples/draw_tape.py --out drawings
 
-Each tape is also printed as its Wengert list and memory report.
+Without them it writes the ``.dot`` files instead and says how to turn them into
+PNGs. Each tape is also printed as its Wengert list and memory report.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def mlp_step_tape(seed: int = 0) -> tuple[tg.GradientTape, tg.Tensor, list[tg.Va
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=".", help="directory for the PNG files")
+    parser.add_argument("--out", default=".", help="directory for the drawings")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
 

@@ -30,6 +30,8 @@ _active: contextvars.ContextVar[tuple[GradientTape, ...]] = contextvars.ContextV
 # every primitive call, differentiable or not, and every Tensor -> Python conversion.
 RECORDING, STOPPED, SWEEPING, TRACING = "recording", "stopped", "sweeping", "tracing"
 
+_PRETTY_LINES = 60  # entries a notebook shows of a longer tape's listing (first and last half)
+
 
 # One line of the Wengert list as the tape stores it, a plain tuple (cheaper than an
 # instance, once per recorded op): (primitive, inputs, arrays, output, params, versions,
@@ -181,6 +183,22 @@ class GradientTape:
     def __repr__(self) -> str:
         flags = " persistent" if self.persistent else ""
         return f"<GradientTape{flags} with {count(len(self), 'entry', 'entries')}>"
+
+    # Jupyter shows the richest of these it can: the drawing when Graphviz is installed,
+    # else the text listing (IPython's pretty printer), never just the one-line repr.
+    def _repr_svg_(self) -> str | None:
+        from tapegrad.viz import to_svg
+
+        return to_svg(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        lines = str(self).splitlines() if len(self) else []
+        if len(lines) > _PRETTY_LINES:
+            half = _PRETTY_LINES // 2
+            hidden = len(lines) - 2 * half
+            cut = f"... {count(hidden, 'entry', 'entries')} not shown (print(tape) shows all)"
+            lines = [*lines[:half], cut, *lines[-half:]]
+        printer.text("\n".join([repr(self), *lines]))
 
     def summary(self) -> TapeSummary:
         """The memory report: entries and saved bytes per op and in total.

@@ -1,4 +1,4 @@
-"""The GradientTape's rules (DESIGN.md, "GradientTape")."""
+"""The GradientTape's rules (README "What you get", docs/decisions.md "Tapes and gradients")."""
 
 import collections
 import threading

@@ -1,4 +1,4 @@
-"""Tensor and Variable (DESIGN.md, "Tensors")."""
+"""Tensor and Variable (docs/decisions.md, "Tensors and Variables")."""
 
 import numpy as np
 import pytest

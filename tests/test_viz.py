@@ -1,5 +1,6 @@
 """tape.to_dot() checked structurally, and tape.render() through the graphviz package."""
 
+import importlib.util
 import re
 import runpy
 import shutil
@@ -200,23 +201,38 @@ def test_render_png_and_svg(tmp_path):
     assert "<svg" in (tmp_path / "add.svg").read_text()
 
 
-def test_render_without_the_package_says_how_to_install(monkeypatch, tmp_path):
+def hide_graphviz_package(monkeypatch, tmp_path=None):
     monkeypatch.setitem(sys.modules, "graphviz", None)  # makes `import graphviz` fail
-    tape, _, _, _ = add_tape()
-    with pytest.raises(
-        ImportError, match=r"graphviz Python package.*pip install 'tapegrad\[viz\]'"
-    ):
-        tape.render(tmp_path / "add.png")
-    assert not (tmp_path / "add.png").exists()
 
 
-def test_render_without_dot_says_how_to_install(monkeypatch, tmp_path):
+def hide_dot_program(monkeypatch, tmp_path):
     pytest.importorskip("graphviz", reason="the graphviz package (the viz extra) is missing")
-    monkeypatch.setenv("PATH", str(tmp_path))  # no dot program there
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))  # no dot program there
+
+
+@pytest.mark.parametrize(
+    "hide, missing",
+    [
+        (hide_graphviz_package, r"graphviz Python package is not installed"),
+        (hide_dot_program, r"Graphviz's `dot` program is not on PATH"),
+    ],
+    ids=["no-package", "no-dot"],
+)
+def test_render_without_graphviz_writes_the_dot_file_and_says_how_to_draw_it(
+    monkeypatch, tmp_path, hide, missing
+):
+    hide(monkeypatch, tmp_path)
     tape, _, _, _ = add_tape()
-    with pytest.raises(RuntimeError, match=r"Graphviz `dot` program.*apt-get install graphviz"):
-        tape.render(tmp_path / "add.png")
+    with pytest.warns(UserWarning, match=missing) as caught:
+        written = tape.render(tmp_path / "add.png")
+    assert written == str(tmp_path / "add.dot")
+    assert (tmp_path / "add.dot").read_text() == tape.to_dot()
     assert not (tmp_path / "add.png").exists()
+    message = str(caught[0].message)
+    assert f"dot -Tpng {tmp_path / 'add.dot'} -o {tmp_path / 'add.png'}" in message
+    assert caught[0].filename == __file__  # attributed to the caller's line
 
 
 def test_render_unknown_format(tmp_path):
@@ -235,3 +251,107 @@ def test_example_draw_tape_writes_both_pngs(tmp_path, monkeypatch, capsys):
     for name in ("tape_add.png", "tape_mlp_step.png"):
         assert (tmp_path / name).read_bytes().startswith(b"\x89PNG")
     assert "took one SGD step" in capsys.readouterr().out
+
+
+def test_example_draw_tape_without_graphviz_writes_dot_files(tmp_path, monkeypatch, capsys):
+    hide_graphviz_package(monkeypatch)
+    example = Path(__file__).parent.parent / "examples" / "draw_tape.py"
+    monkeypatch.setattr(sys, "argv", [str(example), "--out", str(tmp_path)])
+    with pytest.warns(UserWarning, match="wrote the DOT text"):
+        runpy.run_path(str(example), run_name="__main__")
+    for name in ("tape_add", "tape_mlp_step"):
+        assert (tmp_path / f"{name}.dot").read_text().startswith("digraph tape {")
+        assert not (tmp_path / f"{name}.png").exists()
+    out = capsys.readouterr().out
+    assert f"wrote {tmp_path / 'tape_add.dot'}" in out and "took one SGD step" in out
+
+
+# --- the key, and the tape in a notebook ---------------------------------------------------
+
+KEY = re.compile(r'^  key \[shape="plaintext", label=<(.*)>\];$', re.MULTILINE)
+
+
+def key_rows(dot):
+    """The rows of the drawing's key, or None when it has none."""
+    found = KEY.search(dot)
+    return None if found is None else re.findall(r"<tr><td[^>]*>(?:<font[^>]*>)?([^<]+)<", found[1])
+
+
+def test_the_key_names_the_colours_the_drawing_uses():
+    tape, _, _, _ = add_tape()
+    assert key_rows(tape.to_dot()) == ["watched source", "target"]
+    x, c = tg.tensor([1.0, 2.0]), tg.tensor([3.0, 4.0])
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        tg.sum(x * c)
+    assert key_rows(tape.to_dot()) == ["watched source", "target", "not watched"]
+    with tg.GradientTape() as tape:
+        pass
+    assert key_rows(tape.to_dot()) is None
+    if HAS_DOT:
+        subprocess.run(["dot", "-Tcanon"], input=add_tape()[0].to_dot(), text=True, check=True)
+
+
+class Printer:
+    """What IPython's pretty printer hands to ``_repr_pretty_``: text() collects."""
+
+    def __init__(self):
+        self.parts = []
+
+    def text(self, text):
+        self.parts.append(text)
+
+
+def pretty(tape):
+    printer = Printer()
+    tape._repr_pretty_(printer, cycle=False)
+    return "".join(printer.parts)
+
+
+def test_repr_pretty_is_the_listing_under_the_repr(monkeypatch):
+    tape, _, _, _ = add_tape()
+    assert pretty(tape) == repr(tape) + "\n" + str(tape)
+    with tg.GradientTape() as empty:
+        pass
+    assert pretty(empty) == "<GradientTape with 0 entries>"
+    x = tg.tensor(1.0)
+    with tg.GradientTape() as long:
+        long.watch(x)
+        for _ in range(10):
+            x = x * 2.0
+    monkeypatch.setattr("tapegrad.tape._PRETTY_LINES", 4)
+    lines = pretty(long).splitlines()
+    listing = str(long).splitlines()
+    assert lines == [
+        "<GradientTape with 10 entries>",
+        *listing[:2],
+        "... 6 entries not shown (print(tape) shows all)",
+        *listing[-2:],
+    ]
+
+
+@needs_dot
+def test_repr_svg_draws_the_tape():
+    pytest.importorskip("graphviz", reason="the graphviz package (the viz extra) is missing")
+    tape, _, _, _ = add_tape()
+    svg = tape._repr_svg_()
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg and "watched source" in svg
+
+
+def test_repr_svg_is_none_without_graphviz_so_jupyter_shows_the_text(monkeypatch, tmp_path):
+    tape, _, _, _ = add_tape()
+    hide_graphviz_package(monkeypatch)
+    assert tape._repr_svg_() is None
+    monkeypatch.undo()
+    if importlib.util.find_spec("graphviz") is not None:
+        hide_dot_program(monkeypatch, tmp_path)
+        assert tape._repr_svg_() is None
+
+
+def test_repr_svg_is_none_for_empty_and_long_tapes(monkeypatch):
+    with tg.GradientTape() as empty:
+        pass
+    assert empty._repr_svg_() is None
+    tape, _, _, _ = add_tape()
+    monkeypatch.setattr(viz, "SVG_MAX_ENTRIES", 0)
+    assert tape._repr_svg_() is None
