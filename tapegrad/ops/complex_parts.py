@@ -1,6 +1,6 @@
 """Parts of complex numbers: real imag conj angle.
 
-Rules in the convention of DESIGN.md ("Complex numbers": the cotangent of z = x + iy is
+Rules in TensorFlow's and PyTorch's convention (the cotangent of z = x + iy is
 dL/dx + i dL/dy): ``real`` passes ``g`` (as ``g + 0j``), ``imag`` gives ``i g``,
 ``conj`` gives ``conj(g)`` and ``angle`` gives ``i g / conj(z)``. On real inputs real
 and conj are the input itself, imag is 0 and angle is 0 or pi (no gradient).

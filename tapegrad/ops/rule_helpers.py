@@ -1,6 +1,6 @@
 """Small pieces the gradient rules of several families share.
 
-``conj``: rules are written in the complex convention of DESIGN.md (for a holomorphic
+``conj``: rules are written in TensorFlow's and PyTorch's complex convention (for a holomorphic
 f the VJP is ``g * conj(f'(z))``); on real values ``conj`` is the value itself and
 records nothing, so real rules pay nothing for it.
 
