@@ -1,4 +1,6 @@
-"""A small CNN (two Conv2d + MaxPool2d blocks, then Linear) on scikit-learn's 8x8 digits.
+"""A small CNN (two Conv2d + BatchNorm2d + ReLU + MaxPool2d blocks, then Linear) on
+scikit-learn's 8x8 digits. BatchNorm normalises with each batch's statistics in training and
+with its running statistics in evaluation (common.evaluate switches the mode).
 
     python examples/digits_cnn.py --epochs 20
 
@@ -18,8 +20,10 @@ def main() -> None:
     tg.random.seed(args.seed)  # the initial weights
     data = common.load((1, 8, 8), args.device, args.seed)
     model = nn.Sequential(
-        nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),  # 16 x 4 x 4
-        nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),  # 32 x 2 x 2
+        nn.Conv2d(1, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
+        nn.MaxPool2d(2),  # 16 x 4 x 4
+        nn.Conv2d(16, 32, 3, padding=1, bias=False), nn.BatchNorm2d(32), nn.ReLU(),
+        nn.MaxPool2d(2),  # 32 x 2 x 2
         nn.Flatten(), nn.Linear(128, 10),
     )  # fmt: skip
     model.to(args.device)
@@ -27,7 +31,7 @@ def main() -> None:
     schedule = common.cosine_schedule(args, train_size=len(data[0]))
     optimizer = tg.optim.Adam(model.trainable_variables, lr=schedule)
     history = common.fit(model, optimizer, data, args.epochs, args.batch_size, args.seed)
-    common.plot(history, args.plot, "CNN on 8x8 digits (tapegrad)")
+    common.plot(history, args.plot, "CNN with BatchNorm on 8x8 digits (tapegrad)")
     common.report(history, args.plot)
 
 

@@ -9,10 +9,12 @@
 12.0
 """
 
-from tapegrad import nn, optim, random
+from tapegrad import data, nn, optim, random
+from tapegrad.checkpoint import checkpoint
 from tapegrad.custom_gradient import custom_gradient
 from tapegrad.debug import detect_anomaly
 from tapegrad.devices import default_device, device_scope, set_default_device
+from tapegrad.grad_mode import no_grad
 from tapegrad.ops import *  # noqa: F403 - the op library is the public namespace
 from tapegrad.ops import __all__ as _ops_all
 from tapegrad.replay import GuardError
@@ -32,7 +34,9 @@ __all__ = [
     "GuardError",
     "Tensor",
     "Variable",
+    "checkpoint",
     "custom_gradient",
+    "data",
     "default_device",
     "detect_anomaly",
     "device_scope",
@@ -42,6 +46,7 @@ __all__ = [
     "jacobian",
     "jvp",
     "nn",
+    "no_grad",
     "optim",
     "random",
     "set_default_device",

@@ -180,10 +180,11 @@ class _Plan:
                 if on_path is None:
                     on_path = set(self.on_path)
                 if i in on_path:
+                    label = f"Variable {var.name}" if var.name else f"a {_describe(var)}"
                     raise RuntimeError(
-                        f"{primitive.name}: Variable {var.name or _describe(var)!s} was "
-                        f"modified after the tape recorded it (version {version} -> "
-                        f"{var.version}); its gradient would be computed from the new value"
+                        f"{primitive.name}: {label} was modified after the tape recorded it "
+                        f"(version {version} -> {var.version}); its gradient would be computed "
+                        "from the new value"
                     )
 
     def sweep(self, seeds: list[Any], free: bool) -> dict[int, Any]:

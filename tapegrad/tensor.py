@@ -328,16 +328,16 @@ class Variable(Tensor):
         self.name = name
 
     def _replace(self, new: Any, op: str) -> Variable:
+        label = f"Variable {self.name!r}" if self.name else "the Variable"
         if any(t._mode is _tape.TRACING for t in _tape._active.get()):
             raise NotImplementedError(
-                f"{op}: Variable {self.name or ''!r} cannot be assigned inside a function "
+                f"{op}: {label} cannot be assigned inside a function "
                 "compiled with tg.compile: the replay would not repeat the assignment; "
                 "assign outside the compiled function"
             )
         if tuple(new.shape) != self.shape or new.dtype != self.dtype:
             raise ValueError(
-                f"{op}: Variable {self.name or ''!r} is {self.shape} {self.dtype}, "
-                f"got {tuple(new.shape)} {new.dtype}"
+                f"{op}: {label} is {self.shape} {self.dtype}, got {tuple(new.shape)} {new.dtype}"
             )
         self._data = new
         self.version += 1

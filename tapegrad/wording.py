@@ -8,12 +8,13 @@ from typing import Any
 def a(word: Any) -> str:
     """``word`` with its indefinite article: ``a float64``, ``an int64``, ``an 8-d``.
 
-    >>> a("int64"), a("float32"), a("8-d"), a("uint8")
-    ('an int64', 'a float32', 'an 8-d', 'a uint8')
+    >>> a("int64"), a("float32"), a("8-d"), a("uint8"), a("ndarray")
+    ('an int64', 'a float32', 'an 8-d', 'a uint8', 'an ndarray')
     """
     text = str(word)
-    # By sound: vowels, and the digits read with one (8 "eight", 11 "eleven", 18 "eighteen").
-    sounds_vowel = text[:1].lower() in "aeio" or text.startswith(("8", "11", "18"))
+    # By sound: vowels, the digits read with one (8 "eight", 11 "eleven", 18 "eighteen"),
+    # and "ndarray" ("en-dee-array").
+    sounds_vowel = text[:1].lower() in "aeio" or text.startswith(("8", "11", "18", "nd"))
     if text.startswith(("uint", "uni", "use")):
         sounds_vowel = False
     return f"{'an' if sounds_vowel else 'a'} {text}"

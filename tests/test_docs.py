@@ -174,20 +174,12 @@ PROJECT_FILES = [
         for p in (ROOT / d).glob("**/*.py")
     ),
 ]
-NN_REWRITE = ROOT / "docs" / "nn.md"  # being rewritten on the nn-toolkit branch
 
 
 def test_no_file_points_outside_the_repository():
     offending = [
         str(p.relative_to(ROOT))
         for p in PROJECT_FILES
-        if p != NN_REWRITE and p.exists() and OUTSIDE.search(p.read_text(encoding="utf-8"))
+        if p.exists() and OUTSIDE.search(p.read_text(encoding="utf-8"))
     ]
     assert not offending, f"these point at files outside the repository: {offending}"
-
-
-@pytest.mark.xfail(
-    strict=True, reason="docs/nn.md cites the outside design notes until nn-toolkit lands"
-)
-def test_docs_nn_does_not_point_outside_the_repository():
-    assert not OUTSIDE.search(NN_REWRITE.read_text(encoding="utf-8"))

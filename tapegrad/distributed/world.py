@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import time
 from typing import Any
 
 import numpy as np
@@ -170,6 +171,9 @@ def _abort_on_uncaught_exception(world: MPIWorld, mpi: Any) -> None:
         previous(kind, value, tb)
         sys.stdout.flush()
         sys.stderr.flush()
+        # The launcher forwards output through pipes that Abort tears down: on a loaded
+        # machine the traceback was lost unless the launcher had a moment to pass it on.
+        time.sleep(0.5)
         mpi.COMM_WORLD.Abort(1)
 
     sys.excepthook = abort_every_rank

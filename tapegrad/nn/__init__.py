@@ -11,28 +11,63 @@
 """
 
 from tapegrad.nn import init
-from tapegrad.nn.conv import Conv2d, MaxPool2d, conv2d, im2col, max_pool2d
+from tapegrad.nn.activations import (
+    ELU,
+    GELU,
+    Identity,
+    LeakyReLU,
+    LogSoftmax,
+    ReLU,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
+    elu,
+    gelu,
+    leaky_relu,
+    silu,
+    softplus,
+)
+from tapegrad.nn.attention import MultiheadAttention, scaled_dot_product_attention
+from tapegrad.nn.classification import cross_entropy, nll_loss
+from tapegrad.nn.containers import ModuleDict, ModuleList, Sequential
+from tapegrad.nn.conv import Conv1d, Conv2d, MaxPool2d, conv1d, conv2d, im2col, max_pool2d
+from tapegrad.nn.conv_transpose import ConvTranspose2d, conv_transpose2d
 from tapegrad.nn.layers import (
     Dropout,
     Embedding,
     Flatten,
     LayerNorm,
     Linear,
-    ReLU,
-    Sequential,
-    Sigmoid,
-    Tanh,
     dropout,
     embedding,
     layer_norm,
     linear,
 )
-from tapegrad.nn.losses import binary_cross_entropy_with_logits, cross_entropy, mse_loss
+from tapegrad.nn.losses import (
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    huber_loss,
+    kl_div,
+    l1_loss,
+    mse_loss,
+    smooth_l1_loss,
+)
 from tapegrad.nn.module import Module
+from tapegrad.nn.normalization import BatchNorm1d, BatchNorm2d, batch_norm
+from tapegrad.nn.pooling import AdaptiveAvgPool2d, AvgPool2d, adaptive_avg_pool2d, avg_pool2d
+from tapegrad.nn.recurrent import GRU, LSTM, RNN
 
 __all__ = [
-    "Conv2d", "Dropout", "Embedding", "Flatten", "LayerNorm", "Linear", "MaxPool2d", "Module",
-    "ReLU", "Sequential", "Sigmoid", "Tanh", "binary_cross_entropy_with_logits", "conv2d",
-    "cross_entropy", "dropout", "embedding", "im2col", "init", "layer_norm", "linear",
-    "max_pool2d", "mse_loss",
+    "AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d",
+    "ConvTranspose2d", "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GRU", "Identity",
+    "LSTM", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "MaxPool2d", "Module",
+    "ModuleDict", "ModuleList", "MultiheadAttention", "RNN", "ReLU", "Sequential", "SiLU",
+    "Sigmoid", "Softmax", "Softplus", "Tanh", "adaptive_avg_pool2d", "avg_pool2d", "batch_norm",
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
+    "conv_transpose2d", "cross_entropy", "dropout", "elu", "embedding", "gelu", "huber_loss",
+    "im2col", "init", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "max_pool2d",
+    "mse_loss", "nll_loss", "scaled_dot_product_attention", "silu", "smooth_l1_loss",
+    "softplus",
 ]  # fmt: skip

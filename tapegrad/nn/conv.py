@@ -1,4 +1,4 @@
-"""Convolution and pooling on NCHW input: im2col, conv2d, max_pool2d, Conv2d, MaxPool2d.
+"""Convolution and max pooling: im2col, conv2d, max_pool2d, conv1d, Conv2d, MaxPool2d, Conv1d.
 
 A convolution is a matrix product with the image's patches (im2col). The patch
 gather is one primitive, ``im2col``, instead of ``kh * kw`` slices stacked on the
@@ -248,3 +248,98 @@ class MaxPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}"
+
+
+def _single(value: int | tuple[int], name: str, op: str, minimum: int) -> int:
+    single = value[0] if isinstance(value, (tuple, list)) and len(value) == 1 else value
+    if not isinstance(single, (int, np.integer)) or single < minimum:
+        raise ValueError(f"{op}: {name} must be an int >= {minimum}, got {value}")
+    return int(single)
+
+
+def conv1d(
+    x: ArrayLike,
+    weight: ArrayLike,
+    bias: ArrayLike | None = None,
+    stride: int = 1,
+    padding: int = 0,
+    dilation: int = 1,
+) -> Tensor:
+    """1-D cross-correlation (PyTorch's conv1d) of ``x`` ``(N, C, L)`` with ``weight``
+    ``(out_channels, C, k)``: conv2d on a height-1 image.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.conv1d(tg.ones((2, 3, 10)), tg.ones((4, 3, 3)), stride=2).shape
+    (2, 4, 4)
+    """
+    shape, w_shape = shape_of(x), shape_of(weight)
+    if len(shape) != 3:
+        raise ValueError(f"conv1d: expected input of shape (N, C, L), got {shape}")
+    if len(w_shape) != 3 or w_shape[1] != shape[1]:
+        raise ValueError(
+            f"conv1d: weight of shape {w_shape} does not fit input of shape {shape} "
+            f"(expected (out_channels, {shape[1]}, k))"
+        )
+    stride = _single(stride, "stride", "conv1d", 1)
+    padding = _single(padding, "padding", "conv1d", 0)
+    dilation = _single(dilation, "dilation", "conv1d", 1)
+    n, c, length = shape
+    out = conv2d(
+        ops.reshape(x, (n, c, 1, length)),
+        ops.reshape(weight, (w_shape[0], c, 1, w_shape[2])),
+        bias,
+        (1, stride),
+        (0, padding),
+        (1, dilation),
+    )
+    return ops.reshape(out, (n, w_shape[0], out.shape[3]))
+
+
+class Conv1d(Module):
+    """A 1-D convolution layer on ``(N, C, L)`` input; weight ``(out, in, k)`` and bias
+    Kaiming-uniform initialised like PyTorch's (bound ``1/sqrt(in * k)``).
+
+    >>> import tapegrad as tg
+    >>> tg.nn.Conv1d(2, 5, 3, padding=1)(tg.ones((4, 2, 7), dtype="float32")).shape
+    (4, 5, 7)
+    """
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int,
+        stride: int = 1,
+        padding: int = 0,
+        dilation: int = 1,
+        bias: bool = True,
+        dtype: Any = np.float32,
+        device: str | None = None,
+        generator: random.Generator | None = None,
+    ) -> None:
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = _single(kernel_size, "kernel_size", "Conv1d", 1)
+        self.stride = _single(stride, "stride", "Conv1d", 1)
+        self.padding = _single(padding, "padding", "Conv1d", 0)
+        self.dilation = _single(dilation, "dilation", "Conv1d", 1)
+        fan_in = in_channels * self.kernel_size
+        shape = (out_channels, in_channels, self.kernel_size)
+        self.weight = Variable(
+            init.kaiming_uniform(shape, fan_in, dtype=dtype, device=device, generator=generator)
+        )
+        self.bias = None
+        if bias:
+            bound = 1.0 / math.sqrt(fan_in)
+            self.bias = Variable(init.uniform((out_channels,), bound, dtype, device, generator))
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return conv1d(x, self.weight, self.bias, self.stride, self.padding, self.dilation)
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+            f"stride={self.stride}, padding={self.padding}"
+            + (f", dilation={self.dilation}" if self.dilation != 1 else "")
+            + (", bias=False" if self.bias is None else "")
+        )

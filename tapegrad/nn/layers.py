@@ -1,5 +1,5 @@
-"""Layers built from tapegrad ops: Linear, Sequential, activations, Flatten, Dropout,
-Embedding, LayerNorm, and the functions behind them.
+"""Layers built from tapegrad ops: Linear, Flatten, Dropout, Embedding, LayerNorm, and the
+functions behind them (activations: activations.py; containers: containers.py).
 
 Every layer's forward is a composition of differentiable ops, so its gradient
 (of any order) comes from the tape; there are no hand-written rules here.
@@ -78,64 +78,6 @@ class Linear(Module):
             f"in_features={self.in_features}, out_features={self.out_features}, "
             f"bias={self.bias is not None}"
         )
-
-
-class Sequential(Module):
-    """Layers applied one after another; ``model[i]`` is the i-th layer.
-
-    >>> import tapegrad as tg
-    >>> model = tg.nn.Sequential(tg.nn.Linear(4, 8), tg.nn.ReLU(), tg.nn.Linear(8, 2))
-    >>> model(tg.ones((3, 4), dtype="float32")).shape, len(model)
-    ((3, 2), 3)
-    """
-
-    def __init__(self, *layers: Module) -> None:
-        for i, layer in enumerate(layers):
-            if not isinstance(layer, Module):
-                raise TypeError(
-                    f"Sequential: layer {i} is a {type(layer).__name__}, not a tg.nn.Module"
-                )
-            # Named "0", "1", ... so state_dict keys read "0.weight", as in PyTorch.
-            setattr(self, str(i), layer)
-
-    @property
-    def layers(self) -> list[Module]:
-        return [layer for _, layer in self.named_children()]
-
-    def __getitem__(self, i: int) -> Module:
-        return self.layers[i]
-
-    def __len__(self) -> int:
-        return len(self.layers)
-
-    def __iter__(self) -> Any:
-        return iter(self.layers)
-
-    def forward(self, x: Any) -> Any:
-        for layer in self.layers:
-            x = layer(x)
-        return x
-
-
-class ReLU(Module):
-    """Elementwise ``max(x, 0)``."""
-
-    def forward(self, x: ArrayLike) -> Tensor:
-        return ops.relu(x)
-
-
-class Tanh(Module):
-    """Elementwise hyperbolic tangent."""
-
-    def forward(self, x: ArrayLike) -> Tensor:
-        return ops.tanh(x)
-
-
-class Sigmoid(Module):
-    """Elementwise logistic function."""
-
-    def forward(self, x: ArrayLike) -> Tensor:
-        return ops.sigmoid(x)
 
 
 class Flatten(Module):

@@ -9,6 +9,7 @@ attributes are walked in the order they were first set, so
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -45,6 +46,17 @@ class Module:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.forward(*args, **kwargs)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Name the Variables set here (and those of sub-Modules) by their path from this
+        # Module, unless the user named them: errors then say which Variable.
+        for suffix, item in _walk(value):
+            if isinstance(item, Variable):
+                _name_variable(item, name + suffix)
+            else:
+                for path, v in item.named_variables():
+                    _name_variable(v, f"{name}{suffix}.{path}")
+        object.__setattr__(self, name, value)
+
     # --- discovery -------------------------------------------------------------
     def named_children(self) -> Iterator[tuple[str, Module]]:
         """The direct sub-Modules, with their attribute names (``layers.0`` for lists)."""
@@ -54,11 +66,18 @@ class Module:
                     yield name + suffix, item
 
     def named_variables(self) -> Iterator[tuple[str, Variable]]:
-        """Every Variable of this Module and its sub-Modules, each once, with dotted names."""
+        """Every Variable of this Module and its sub-Modules, each once, with dotted names.
+
+        A Variable created without a ``name`` takes its dotted name when it is set as an
+        attribute and here, so that errors about it say ``'fc1.weight'``; an enclosing
+        Module lengthens such a name (``weight`` becomes ``fc1.weight``), a name given by
+        the user stays.
+        """
         seen: set[int] = set()
         for name, v in self._named_variables(""):
             if id(v) not in seen:
                 seen.add(id(v))
+                _name_variable(v, name)
                 yield name, v
 
     def _named_variables(self, prefix: str) -> Iterator[tuple[str, Variable]]:
@@ -163,6 +182,16 @@ class Module:
             body = repr(child).replace("\n", "\n  ")
             lines.append(f"  ({name}): {body}")
         return "\n".join(lines) + "\n)" + _count_note(self)
+
+
+# The Variables that got their name from a Module walk rather than from the user.
+_walk_named: weakref.WeakValueDictionary[int, Variable] = weakref.WeakValueDictionary()
+
+
+def _name_variable(v: Variable, path: str) -> None:
+    if v.name is None or (_walk_named.get(id(v)) is v and path.endswith("." + v.name)):
+        v.name = path
+        _walk_named[id(v)] = v
 
 
 def _host(value: Any) -> np.ndarray:

@@ -11,8 +11,19 @@
 array([0.375])
 """
 
+from tapegrad.optim.adaptive import Adagrad, RMSprop
 from tapegrad.optim.clip import clip_by_global_norm
 from tapegrad.optim.optimizers import SGD, Adam, AdamW, Optimizer
-from tapegrad.optim.schedules import CosineDecay, StepDecay
+from tapegrad.optim.schedules import (
+    CosineDecay,
+    ExponentialDecay,
+    LinearWarmup,
+    OneCycle,
+    ReduceLROnPlateau,
+    StepDecay,
+)
 
-__all__ = ["SGD", "Adam", "AdamW", "CosineDecay", "Optimizer", "StepDecay", "clip_by_global_norm"]
+__all__ = [
+    "SGD", "Adagrad", "Adam", "AdamW", "CosineDecay", "ExponentialDecay", "LinearWarmup",
+    "OneCycle", "Optimizer", "RMSprop", "ReduceLROnPlateau", "StepDecay", "clip_by_global_norm",
+]  # fmt: skip

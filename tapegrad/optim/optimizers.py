@@ -1,4 +1,5 @@
-"""Optimizers: SGD, Adam, AdamW, with PyTorch's update rules step for step.
+"""Optimizers: SGD, Adam, AdamW, with PyTorch's update rules step for step (RMSprop and
+Adagrad are in adaptive.py; checks and state dicts in state.py).
 
 An optimizer holds a list of Variables and, per Variable, a little state
 (momentum buffers, moment estimates, a step count). ``apply_gradients(grads)``
@@ -10,6 +11,7 @@ Hyperparameters are Python floats, so a float32 Variable stays float32.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -17,7 +19,10 @@ import numpy as np
 
 from tapegrad import backend
 from tapegrad.ops.primitive import raw
+from tapegrad.optim import state as saved_state
+from tapegrad.optim.state import check_range as _check_range
 from tapegrad.tensor import Variable
+from tapegrad.wording import count
 
 LearningRate = float | Callable[[int], float]
 
@@ -27,22 +32,17 @@ class Optimizer:
 
     ``lr`` is a float or a schedule, a callable from the number of updates applied
     so far (0 for the first) to a learning rate (see ``tg.optim.StepDecay``).
+    ``state_dict()``/``load_state_dict()`` (and ``save``/``load`` to ``.npz``) carry
+    everything an update depends on, so a resumed run continues bit for bit.
     """
 
+    # The settings shown in the repr and kept in the state dict, besides lr.
+    hyperparameters: tuple[str, ...] = ()
+
     def __init__(self, variables: Iterable[Variable], lr: LearningRate) -> None:
-        self.variables = list(variables)
         name = type(self).__name__
-        seen: set[int] = set()
-        for i, v in enumerate(self.variables):
-            if not isinstance(v, Variable):
-                raise TypeError(f"{name}: item {i} of variables is a {type(v).__name__}")
-            if not backend.is_floating(v.dtype):
-                raise TypeError(f"{name}: Variable {i} of shape {v.shape} is {v.dtype}")
-            if id(v) in seen:
-                raise ValueError(f"{name}: Variable {i} of shape {v.shape} is listed twice")
-            seen.add(id(v))
-        if not callable(lr):
-            _check_range(name, "lr", lr, 0.0)
+        self.variables = saved_state.check_variables(name, variables)
+        saved_state.check_lr(name, lr)
         self.lr = lr
         self.iterations = 0
         self.state: list[dict[str, Any]] = [{} for _ in self.variables]
@@ -59,6 +59,8 @@ class Optimizer:
         """
         grads = list(grads)
         name = type(self).__name__
+        if grads and all(saved_state.is_pair(g) for g in grads):
+            grads = saved_state.from_pairs(name, grads, self.variables)
         if len(grads) != len(self.variables):
             raise ValueError(
                 f"{name}.apply_gradients: {len(grads)} gradients for {len(self.variables)} "
@@ -74,7 +76,7 @@ class Optimizer:
             if tuple(g.shape) != v.shape:
                 raise ValueError(
                     f"{name}.apply_gradients: gradient {k} has shape {tuple(g.shape)}, "
-                    f"its Variable {v.name or ''!r} {v.shape}"
+                    f"its Variable {v.name or k!r} {v.shape}"
                 )
             xp = backend.namespace(v._data, g)  # raises on mixed devices
             if g.dtype != v.dtype:
@@ -90,10 +92,48 @@ class Optimizer:
         """The new value of a parameter ``p`` with gradient ``g``."""
         raise NotImplementedError(f"{type(self).__name__} does not define its update rule")
 
+    # --- state ---------------------------------------------------------------------
+    def settings(self) -> dict[str, Any]:
+        """The hyperparameters, ``lr`` first (a schedule as itself)."""
+        return {"lr": self.lr, **{key: getattr(self, key) for key in self.hyperparameters}}
 
-def _check_range(op: str, name: str, value: float, low: float, high: float = math.inf) -> None:
-    if not low <= value < high:
-        raise ValueError(f"{op}: {name} must be in [{low}, {high}), got {value}")
+    def state_dict(self) -> dict[str, np.ndarray]:
+        """Host copies of everything the next updates depend on, flat and ready for
+        ``np.savez``: the step count, the hyperparameters, a schedule's own state, and
+        each Variable's buffers (``state.{i}.exp_avg``, ...).
+
+        >>> import tapegrad as tg
+        >>> w = tg.Variable([1.0])
+        >>> optimizer = tg.optim.Adam([w], lr=0.1)
+        >>> optimizer.apply_gradients([tg.tensor([2.0])])
+        >>> state = optimizer.state_dict()
+        >>> int(state["iterations"]), int(state["state.0.step"]), state["state.0.exp_avg"]
+        (1, 1, array([0.2]))
+        """
+        return saved_state.state_dict(self)
+
+    def load_state_dict(self, state: dict[str, Any]) -> Optimizer:
+        """Restore what :meth:`state_dict` returned (from this kind of optimizer, over
+        Variables of the same shapes); everything is checked before anything changes.
+        Returns self."""
+        saved_state.load_state_dict(self, state)
+        return self
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write ``state_dict()`` to an ``.npz`` file at ``path``."""
+        np.savez(path, **self.state_dict())
+
+    def load(self, path: str | os.PathLike) -> Optimizer:
+        """Restore the state from an ``.npz`` file written by :meth:`save`; returns self."""
+        with np.load(path, allow_pickle=False) as archive:
+            return self.load_state_dict({k: archive[k] for k in archive.files})
+
+    def __repr__(self) -> str:
+        settings = ", ".join(f"{key}={value!r}" for key, value in self.settings().items())
+        return (
+            f"{type(self).__name__}({settings})  # {count(len(self.variables), 'variable')}, "
+            f"{count(self.iterations, 'update')}"
+        )
 
 
 class SGD(Optimizer):
@@ -111,6 +151,8 @@ class SGD(Optimizer):
     >>> w.numpy()
     array([0.9, 2.1])
     """
+
+    hyperparameters = ("momentum", "dampening", "weight_decay", "nesterov")
 
     def __init__(
         self,
@@ -150,6 +192,7 @@ class Adam(Optimizer):
 
         g = grad + weight_decay * p
         m = beta1 * m + (1 - beta1) * g;  v = beta2 * v + (1 - beta2) * g**2
+        v_max = max(v_max, v) (amsgrad: v_max takes v's place below)
         p = p - lr / (1 - beta1**t) * m / (sqrt(v) / sqrt(1 - beta2**t) + eps)
 
     >>> import tapegrad as tg
@@ -160,6 +203,7 @@ class Adam(Optimizer):
     """
 
     decoupled = False
+    hyperparameters = ("betas", "eps", "weight_decay", "amsgrad")
 
     def __init__(
         self,
@@ -168,9 +212,11 @@ class Adam(Optimizer):
         betas: tuple[float, float] = (0.9, 0.999),
         eps: float = 1e-8,
         weight_decay: float = 0.0,
+        amsgrad: bool = False,
     ) -> None:
         super().__init__(variables, lr)
         name = type(self).__name__
+        self.amsgrad = bool(amsgrad)
         _check_range(name, "betas[0]", betas[0], 0.0, 1.0)
         _check_range(name, "betas[1]", betas[1], 0.0, 1.0)
         _check_range(name, "eps", eps, 0.0)
@@ -191,6 +237,10 @@ class Adam(Optimizer):
         m = (1.0 - beta1) * g if m is None else beta1 * m + (1.0 - beta1) * g
         v = (1.0 - beta2) * (g * g) if v is None else beta2 * v + (1.0 - beta2) * (g * g)
         state["exp_avg"], state["exp_avg_sq"] = m, v
+        if self.amsgrad:
+            previous = state.get("max_exp_avg_sq")
+            v = v if previous is None else xp.maximum(previous, v)
+            state["max_exp_avg_sq"] = v
         t = state["step"]
         step_size = lr / (1.0 - beta1**t)
         denominator = xp.sqrt(v) / math.sqrt(1.0 - beta2**t) + self.eps
@@ -217,5 +267,6 @@ class AdamW(Adam):
         betas: tuple[float, float] = (0.9, 0.999),
         eps: float = 1e-8,
         weight_decay: float = 1e-2,
+        amsgrad: bool = False,
     ) -> None:
-        super().__init__(variables, lr, betas, eps, weight_decay)
+        super().__init__(variables, lr, betas, eps, weight_decay, amsgrad)

@@ -83,7 +83,7 @@ def test_attributes_are_the_wrapped_optimizers(world_of_one):
     optimizer.lr = 0.5
     assert inner.lr == 0.5 and optimizer.learning_rate == 0.5
     assert optimizer.variables is inner.variables and optimizer.iterations == 0
-    assert repr(optimizer).startswith("DistributedOptimizer(<tapegrad.optim")
+    assert repr(optimizer).startswith("DistributedOptimizer(SGD(lr=0.5, momentum=0.0")
 
 
 def test_bad_gradients_are_refused_before_anything_travels(loopback):

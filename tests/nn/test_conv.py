@@ -193,3 +193,48 @@ def test_conv2d_layer_gradients_reach_weight_and_bias():
 def test_bad_geometry_raises(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@st.composite
+def geometries_1d(draw):
+    kernel, stride = draw(st.integers(1, 3)), draw(st.integers(1, 2))
+    padding, dilation = draw(st.integers(0, 1)), draw(st.integers(1, 2))
+    needed = max(1, dilation * (kernel - 1) + 1 - 2 * padding)
+    length = draw(st.integers(needed, needed + 3))
+    return (
+        (draw(st.integers(1, 2)), draw(st.integers(1, 2)), length),
+        kernel,
+        stride,
+        padding,
+        dilation,
+    )
+
+
+@given(geometry=geometries_1d(), out_channels=st.integers(1, 2), data=st.data())
+def test_conv1d_value_and_gradient(backend, geometry, out_channels, data):
+    shape, kernel, stride, padding, dilation = geometry
+    x = backend.tensor(data.draw(tst.arrays(shape), label="x"))
+    w = backend.tensor(data.draw(tst.arrays((out_channels, shape[1], kernel)), label="w"))
+    b = backend.tensor(data.draw(tst.arrays((out_channels,)), label="b"))
+    out = tg.nn.conv1d(x, w, b, stride, padding, dilation)
+    # A 1-D convolution is the 2-D loop on a height-1 image.
+    expected = conv2d_loops(
+        x.numpy()[:, :, None], w.numpy()[:, :, None], b.numpy(), (1, stride), (0, padding),
+        (1, dilation),
+    )[:, :, 0]  # fmt: skip
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-12, atol=1e-12)
+    gradcheck(lambda x, w, b: tg.nn.conv1d(x, w, b, stride, padding, dilation), [x, w, b])
+
+
+def test_conv1d_layer():
+    conv = tg.nn.Conv1d(2, 3, 4, padding=1, dtype=np.float64)
+    assert conv.weight.shape == (3, 2, 4) and conv.bias.shape == (3,)
+    assert np.abs(conv.weight.numpy()).max() <= 1 / np.sqrt(2 * 4)
+    x = tg.random.normal((2, 2, 6))
+    assert conv(x).shape == (2, 3, 5)
+    check_variable_gradients(lambda: conv(x), conv.trainable_variables)
+    assert repr(conv) == "Conv1d(2, 3, kernel_size=4, stride=1, padding=1)  # 27 parameters"
+    with pytest.raises(ValueError, match=r"conv1d: expected input of shape \(N, C, L\)"):
+        conv(tg.ones((2, 6)))
+    with pytest.raises(ValueError, match="stride must be an int >= 1"):
+        tg.nn.Conv1d(2, 3, 4, stride=0)

@@ -61,21 +61,6 @@ def test_layers_are_reproducible_from_the_seed():
     np.testing.assert_array_equal(a.weight.numpy(), b.weight.numpy())
 
 
-ACTIVATIONS = [
-    (nn.ReLU, lambda x: np.maximum(x, 0), "nonzero"),
-    (nn.Tanh, np.tanh, "real"),
-    (nn.Sigmoid, lambda x: 1 / (1 + np.exp(-x)), "real"),
-]
-
-
-@pytest.mark.parametrize(("layer", "reference", "domain"), ACTIVATIONS)
-@given(data=st.data())
-def test_activation_layers(backend, layer, reference, domain, data):
-    x = backend.tensor(data.draw(tst.arrays(domain=domain), label="x"))
-    np.testing.assert_allclose(layer()(x).numpy(), reference(x.numpy()), rtol=1e-12)
-    gradcheck(layer(), [x])
-
-
 @given(shape=tst.shapes(min_dims=1, max_dims=4, max_side=3), data=st.data())
 def test_flatten(backend, shape, data):
     start = data.draw(st.integers(-len(shape), len(shape) - 1), label="start_dim")
@@ -185,16 +170,6 @@ def test_layer_norm_layer():
     assert nn.LayerNorm(3, elementwise_affine=False).variables == []
     with pytest.raises(ValueError, match=r"\(4, 3, 2\) does not end in normalized_shape \(2, 3\)"):
         norm(tg.ones((4, 3, 2)))
-
-
-def test_sequential():
-    model = nn.Sequential(nn.Linear(3, 4, dtype=np.float64), nn.Tanh(), nn.Linear(4, 2))
-    assert len(model) == 3 and isinstance(model[1], nn.Tanh)
-    assert [type(m).__name__ for m in model] == ["Linear", "Tanh", "Linear"]
-    x = tg.random.normal((2, 3))
-    np.testing.assert_allclose(model(x).numpy(), model[2](model[1](model[0](x))).numpy())
-    with pytest.raises(TypeError, match="layer 1 is a function"):
-        nn.Sequential(nn.ReLU(), tg.relu)
 
 
 def test_linear_rejects_mismatched_input():

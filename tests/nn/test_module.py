@@ -177,3 +177,41 @@ def test_to_cpu_keeps_values_and_bumps_versions():
     assert layer.to("cpu") is layer
     np.testing.assert_array_equal(layer.weight.numpy(), before)
     assert layer.weight.version == version + 1 and layer.weight.device == "cpu"
+
+
+def test_variables_are_named_by_their_attribute_path():
+    layer = nn.Linear(2, 3)
+    assert [v.name for v in layer.trainable_variables] == ["weight", "bias"]
+    model = nn.Sequential(layer, nn.ReLU(), nn.Linear(3, 1))  # the outer model lengthens them
+    inner = model[0]
+    assert [v.name for v in model.variables] == ["0.weight", "0.bias", "2.weight", "2.bias"]
+    bn = nn.BatchNorm1d(2)  # named from the start, walked or not
+    assert bn.running_var.name == "running_var"
+    outer = Net()
+    outer.body = model
+    assert inner.weight.name == "body.0.weight"
+    assert len(inner.trainable_variables) == 2  # a shorter walk leaves the longer name alone
+    assert inner.weight.name == "body.0.weight"
+    named = tg.Variable(1.0, name="mine")
+    net = Net()
+    net.temperature = named
+    assert dict(net.named_variables())["temperature"].name == "mine"  # the user's name stays
+    assert net.first.weight.name == "first.weight" and "first.weight" in repr(net.first.weight)
+
+
+def test_errors_about_module_variables_use_their_names():
+    model = nn.Sequential(nn.Linear(2, 3))
+    optimizer = tg.optim.SGD(model.trainable_variables, lr=0.1)
+    with pytest.raises(ValueError, match=r"its Variable '0.bias' \(3,\)"):
+        optimizer.apply_gradients([np.zeros((2, 3)), np.zeros(2)])
+    with tg.GradientTape() as tape:
+        loss = tg.sum(model(tg.ones((1, 2), dtype="float32")))
+    model[0].weight.assign_add(np.ones((2, 3)))
+    with pytest.raises(RuntimeError, match="Variable 0.weight was modified"):
+        tape.gradient(loss, model.trainable_variables)
+    v = tg.Variable([1.0, 2.0])  # no name, no Module: described by shape, said once
+    with tg.GradientTape() as tape:
+        y = tg.sum(v * v)
+    v.assign([3.0, 4.0])
+    with pytest.raises(RuntimeError, match=r"multiply: a Variable of shape \(2,\) float64 was"):
+        tape.gradient(y, v)

@@ -185,7 +185,11 @@ def test_bad_gradients_raise_before_any_variable_changes():
 @pytest.mark.parametrize(
     ("make", "error", "message"),
     [
-        (lambda w: optim.SGD([w.numpy()], lr=0.1), TypeError, "item 0 of variables is a ndarray"),
+        (
+            lambda w: optim.SGD([w.numpy()], lr=0.1),
+            TypeError,
+            "item 0 of variables is an ndarray, not a Variable",
+        ),
         (lambda w: optim.SGD([w, w], lr=0.1), ValueError, "listed twice"),
         (lambda w: optim.SGD([w], lr=-1.0), ValueError, "lr must be in"),
         (lambda w: optim.SGD([w], lr=0.1, nesterov=True), ValueError, "Nesterov"),
@@ -197,3 +201,44 @@ def test_bad_gradients_raise_before_any_variable_changes():
 def test_bad_settings_raise(make, error, message):
     with pytest.raises(error, match=message):
         make(tg.Variable([1.0]))
+
+
+def test_amsgrad_by_hand():
+    # betas (0.5, 0.5), gradients 1 then 0.1: v1 = 0.5, v2 = 0.255 < v1, so AMSGrad keeps 0.5.
+    # m2 = 0.3, m^ = 0.3/0.75 = 0.4; p2 = 0.9 - 0.1 * 0.4 / (sqrt(0.5)/sqrt(0.75)).
+    options = {"lr": 0.1, "betas": (0.5, 0.5), "eps": 0.0}
+    amsgrad = run(optim.Adam, [1.0, 0.1], amsgrad=True, **options)
+    np.testing.assert_allclose(amsgrad, [0.9, 0.9 - 0.1 * 0.4 / math.sqrt(0.5 / 0.75)], rtol=1e-12)
+    plain = run(optim.Adam, [1.0, 0.1], **options)
+    np.testing.assert_allclose(plain, [0.9, 0.9 - 0.1 * 0.4 / math.sqrt(0.255 / 0.75)], rtol=1e-12)
+
+
+def amsgrad_reference(p, grads, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
+    """Adam with AMSGrad as PyTorch documents it: the running maximum of v in the denominator."""
+    out, m, v, v_max = [], 0.0, 0.0, 0.0
+    for t, g in enumerate(grads, start=1):
+        g = g + weight_decay * p
+        m = betas[0] * m + (1 - betas[0]) * g
+        v = betas[1] * v + (1 - betas[1]) * g * g
+        v_max = max(v_max, v)
+        p = p - lr * (m / (1 - betas[0] ** t)) / (math.sqrt(v_max / (1 - betas[1] ** t)) + eps)
+        out.append(p)
+    return out
+
+
+def test_amsgrad_matches_the_published_algorithm():
+    rng = np.random.default_rng(1)
+    p0, grads = (
+        rng.standard_normal(4),
+        rng.standard_normal((20, 4)) * np.linspace(3, 0.1, 20)[:, None],
+    )
+    w = tg.Variable(p0)
+    optimizer = optim.Adam([w], lr=0.01, amsgrad=True, weight_decay=0.1)
+    history = []
+    for g in grads:
+        optimizer.apply_gradients([g])
+        history.append(w.numpy().copy())
+    for i in range(4):
+        expected = amsgrad_reference(p0[i], list(grads[:, i]), lr=0.01, weight_decay=0.1)
+        np.testing.assert_allclose(np.array(history)[:, i], expected, rtol=1e-12)
+    assert "max_exp_avg_sq" in optimizer.state[0]

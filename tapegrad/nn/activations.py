@@ -1,0 +1,258 @@
+"""Activation layers and their functions: ReLU, Tanh, Sigmoid, GELU, LeakyReLU, ELU, SiLU,
+Softplus, Softmax, LogSoftmax, Identity (PyTorch's names, defaults and formulas).
+
+Each is a composition of differentiable ops, so every order of derivative comes from the
+tape. The one primitive here is ``erf`` (for the exact GELU), declared with its derivative
+``2/sqrt(pi) exp(-x**2)`` written in ops.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from tapegrad import backend, ops
+from tapegrad.nn.module import Module
+from tapegrad.ops.primitive import Primitive
+from tapegrad.tensor import Tensor
+
+ArrayLike = Any
+
+
+def _erf_numpy(x: np.ndarray) -> np.ndarray:
+    """erf to double precision: SciPy's when installed, else the C library's through math.erf."""
+    try:
+        from scipy.special import erf
+    except ImportError:  # SciPy is optional; math.erf is exact but runs per element
+        x = np.asarray(x)
+        return np.asarray(np.frompyfunc(math.erf, 1, 1)(x), dtype=x.dtype)
+    return erf(x)
+
+
+def _erf_forward(xp: Any, x: Any) -> Any:
+    if xp is np:
+        return _erf_numpy(x)
+    if backend.is_cupy(x):
+        import cupyx.scipy.special
+
+        return cupyx.scipy.special.erf(x)
+    # Another array library: through the host, back to where x lives.
+    return backend.move(_erf_numpy(backend.to_host(x)), backend.placement_of(x))
+
+
+# d erf(x)/dx = 2/sqrt(pi) exp(-x**2). Private to tg.nn: tapegrad.scipy.special.erf is the
+# public one, but it needs SciPy, and the exact GELU must work with NumPy alone.
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_erf = Primitive("erf", _erf_forward).defvjp(
+    lambda g, ans, x: g * (_TWO_OVER_SQRT_PI * ops.exp(-ops.square(x)))
+)
+
+
+def _as_tensor(x: ArrayLike) -> Tensor:
+    return x if isinstance(x, Tensor) else ops.asarray(x)
+
+
+def gelu(x: ArrayLike, approximate: str = "none") -> Tensor:
+    """Gaussian error linear unit ``x * Phi(x)`` = ``x/2 * (1 + erf(x/sqrt(2)))``; with
+    ``approximate="tanh"``, ``x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x**3)))``.
+
+    >>> import tapegrad as tg
+    >>> round(tg.nn.gelu(tg.tensor(1.0)).item(), 6), round(tg.nn.gelu(1.0, "tanh").item(), 6)
+    (0.841345, 0.841192)
+    """
+    if approximate == "none":
+        return 0.5 * x * (1.0 + _erf(x * (1.0 / math.sqrt(2.0))))
+    if approximate == "tanh":
+        inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * ops.square(x))
+        return 0.5 * x * (1.0 + ops.tanh(inner))
+    raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
+
+
+def leaky_relu(x: ArrayLike, negative_slope: float = 0.01) -> Tensor:
+    """``x`` where ``x > 0``, else ``negative_slope * x`` (slope ``negative_slope`` at 0).
+
+    >>> import tapegrad as tg
+    >>> tg.nn.leaky_relu(tg.tensor([-2.0, 3.0]), 0.1).numpy()
+    array([-0.2,  3. ])
+    """
+    x = _as_tensor(x)
+    return ops.where(x > 0, x, x * negative_slope)
+
+
+def elu(x: ArrayLike, alpha: float = 1.0) -> Tensor:
+    """``x`` where ``x > 0``, else ``alpha * (exp(x) - 1)`` (derivative ``alpha`` at 0).
+
+    >>> import tapegrad as tg
+    >>> round(tg.nn.elu(tg.tensor(-1.0)).item(), 6)
+    -0.632121
+    """
+    x = _as_tensor(x)
+    # expm1 of the clipped value: the branch where() discards must not overflow (its
+    # gradient would be 0 * inf = nan); clip passes the gradient at 0, so ELU'(0) = alpha.
+    return ops.where(x > 0, x, alpha * ops.expm1(ops.clip(x, None, 0.0)))
+
+
+def silu(x: ArrayLike) -> Tensor:
+    """``x * sigmoid(x)`` (the swish).
+
+    >>> import tapegrad as tg
+    >>> round(tg.nn.silu(tg.tensor(1.0)).item(), 6)
+    0.731059
+    """
+    return x * ops.sigmoid(x)
+
+
+def softplus(x: ArrayLike, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """``log(1 + exp(beta x)) / beta``, and ``x`` itself where ``beta x > threshold``.
+
+    >>> import tapegrad as tg
+    >>> round(tg.nn.softplus(tg.tensor(0.0)).item(), 6), tg.nn.softplus(tg.tensor(30.0)).item()
+    (0.693147, 30.0)
+    """
+    x = _as_tensor(x)
+    scaled = x * beta
+    return ops.where(scaled > threshold, x, ops.softplus(scaled) / beta)
+
+
+class ReLU(Module):
+    """Elementwise ``max(x, 0)``."""
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return ops.relu(x)
+
+
+class Tanh(Module):
+    """Elementwise hyperbolic tangent."""
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return ops.tanh(x)
+
+
+class Sigmoid(Module):
+    """Elementwise logistic function."""
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return ops.sigmoid(x)
+
+
+class GELU(Module):
+    """:func:`gelu` as a layer: ``GELU()`` exact (through erf), ``GELU("tanh")`` approximate.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.GELU(approximate="tanh")
+    GELU(approximate='tanh')
+    """
+
+    def __init__(self, approximate: str = "none") -> None:
+        if approximate not in ("none", "tanh"):
+            raise ValueError(f"GELU: approximate must be 'none' or 'tanh', got {approximate!r}")
+        self.approximate = approximate
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return gelu(x, self.approximate)
+
+    def extra_repr(self) -> str:
+        return f"approximate={self.approximate!r}"
+
+
+class LeakyReLU(Module):
+    """:func:`leaky_relu` with ``negative_slope`` (default 0.01)."""
+
+    def __init__(self, negative_slope: float = 0.01) -> None:
+        self.negative_slope = negative_slope
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return leaky_relu(x, self.negative_slope)
+
+    def extra_repr(self) -> str:
+        return f"negative_slope={self.negative_slope}"
+
+
+class ELU(Module):
+    """:func:`elu` with ``alpha`` (default 1.0)."""
+
+    def __init__(self, alpha: float = 1.0) -> None:
+        self.alpha = alpha
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return elu(x, self.alpha)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}"
+
+
+class SiLU(Module):
+    """:func:`silu`: ``x * sigmoid(x)``."""
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return silu(x)
+
+
+class Softplus(Module):
+    """:func:`softplus` with ``beta`` (default 1) and ``threshold`` (default 20)."""
+
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return softplus(x, self.beta, self.threshold)
+
+    def extra_repr(self) -> str:
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+def _dim(dim: int | None, layer: str) -> int:
+    if dim is None:
+        # PyTorch guesses an axis from the input's rank (and warns that the guess is
+        # deprecated); a guess is a silent wrong answer waiting to happen.
+        raise ValueError(f"{layer}: pass the axis to normalise over, e.g. {layer}(dim=-1)")
+    return dim
+
+
+class Softmax(Module):
+    """``softmax`` along ``dim`` (which must be given).
+
+    >>> import tapegrad as tg
+    >>> tg.nn.Softmax(dim=1)(tg.zeros((1, 4))).numpy()
+    array([[0.25, 0.25, 0.25, 0.25]])
+    """
+
+    def __init__(self, dim: int | None = None) -> None:
+        self.dim = _dim(dim, "Softmax")
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return ops.softmax(x, axis=self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Module):
+    """``log_softmax`` along ``dim`` (which must be given)."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        self.dim = _dim(dim, "LogSoftmax")
+
+    def forward(self, x: ArrayLike) -> Tensor:
+        return ops.log_softmax(x, axis=self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Identity(Module):
+    """Returns its input unchanged; constructor arguments are accepted and ignored.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.Identity(54, unused="anything")(tg.tensor([1.0])).numpy()
+    array([1.])
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def forward(self, x: Any) -> Any:
+        return x

@@ -1,0 +1,210 @@
+"""The losses of class labels: nll_loss and cross_entropy, with PyTorch's ``weight``,
+``ignore_index``, ``label_smoothing`` and reductions.
+
+The classes are axis 1 of the input, ``(N, C)`` or ``(N, C, d1, ...)`` with integer labels
+``(N,)`` or ``(N, d1, ...)``; an unbatched ``(C,)`` input takes a 0-d label. Labels are
+checked before anything is computed (so nothing is recorded on a bad call).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from tapegrad import ops
+from tapegrad.nn.losses import as_tensor, check_reduction, check_weight, host, reduce
+from tapegrad.ops.primitive import raw, shape_of
+from tapegrad.tensor import Tensor
+
+ArrayLike = Any
+
+
+def _classes_last(x: Tensor) -> Tensor:
+    """``(M, C)``: the class axis moved last and every other axis flattened."""
+    if x.ndim == 1:
+        return ops.reshape(x, (1, -1))
+    moved = ops.transpose(x, (0, *range(2, x.ndim), 1)) if x.ndim > 2 else x
+    return ops.reshape(moved, (-1, x.shape[1]))
+
+
+def _label_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
+    return () if len(shape) == 1 else (shape[0], *shape[2:])
+
+
+def _check_input(x: Tensor, op: str, labels: Any) -> None:
+    if x.ndim < 1 or not 0 < x.shape[min(1, x.ndim - 1)]:
+        raise ValueError(
+            f"{op}: input must have shape (N, C, ...) or (C,) with C >= 1, got {x.shape} "
+            f"(labels of shape {shape_of(labels)})"
+        )
+
+
+def _check_labels(labels: Any, x: Tensor, op: str, ignore_index: int) -> np.ndarray:
+    """The labels on the host, checked: integers, the input's shape without C, in range."""
+    found = host(labels)
+    num_classes = x.shape[0] if x.ndim == 1 else x.shape[1]
+    if found.dtype.kind not in "iu":
+        raise ValueError(
+            f"{op}: labels must be integer class indices, got {found.dtype} of shape "
+            f"{found.shape} (logits of shape {x.shape})"
+        )
+    expected = _label_shape(x.shape)
+    if found.shape != expected:
+        raise ValueError(
+            f"{op}: labels of shape {found.shape} do not match logits of shape {x.shape}; "
+            f"expected labels of shape {expected}"
+        )
+    kept = found[found != ignore_index]
+    if kept.size and (kept.min() < 0 or kept.max() >= num_classes):
+        raise ValueError(
+            f"{op}: labels range over [{kept.min()}, {kept.max()}], outside "
+            f"[0, {num_classes}) for logits of shape {x.shape}"
+            + (
+                f" (ignore_index={ignore_index} aside)"
+                if ignore_index != -100 or kept.size != found.size
+                else ""
+            )
+        )
+    return found
+
+
+def _check_weight(weight: Any, num_classes: int, op: str) -> None:
+    if weight is not None and shape_of(weight) != (num_classes,):
+        raise ValueError(
+            f"{op}: weight of shape {shape_of(weight)}, expected one per class ({num_classes},)"
+        )
+
+
+def _weight_tensor(weight: Any, like: Tensor) -> Tensor:
+    if isinstance(weight, Tensor):
+        return weight if weight.dtype == like.dtype else ops.astype(weight, like.dtype)
+    return ops.asarray(raw(weight), dtype=like.dtype, like=like)
+
+
+def _picked_nll(
+    log_probs: Tensor, labels: np.ndarray, weight: Any, ignore_index: int
+) -> tuple[Tensor, Tensor]:
+    """Per label: ``-weight[y] * log_probs[y]`` (0 where ignored), and the weights used."""
+    flat = _classes_last(log_probs)
+    host_labels = labels.reshape(-1)
+    kept = host_labels != ignore_index
+    safe = np.where(kept, host_labels, 0)
+    index = ops.asarray(safe.reshape(-1, 1), like=flat)
+    picked = ops.reshape(ops.take_along_axis(flat, index, axis=1), (-1,))
+    mask = ops.asarray(kept, dtype=flat.dtype, like=flat)
+    weights = mask if weight is None else ops.take(_weight_tensor(weight, flat), index[:, 0]) * mask
+    return -picked * weights, weights
+
+
+def nll_loss(
+    input: ArrayLike,
+    target: Any,
+    weight: ArrayLike | None = None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+) -> Tensor:
+    """The negative log-likelihood of integer class ``target`` under log-probabilities
+    ``input``: ``-weight[y] * input[y]`` per label; labels equal to ``ignore_index``
+    count for nothing. ``"mean"`` divides by the sum of the weights of the labels kept.
+
+    >>> import tapegrad as tg
+    >>> log_probs = tg.log(tg.tensor([[0.5, 0.25, 0.25], [0.1, 0.8, 0.1]]))
+    >>> round(tg.nn.nll_loss(log_probs, [0, 1]).item(), 6)
+    0.458145
+    >>> round(tg.nn.nll_loss(log_probs, [0, -100]).item(), 6)  # the second label ignored
+    0.693147
+    """
+    check_weight(weight, "nll_loss")
+    check_reduction(reduction, "nll_loss")
+    x = as_tensor(input)
+    _check_input(x, "nll_loss", target)
+    labels = _check_labels(target, x, "nll_loss", ignore_index)
+    _check_weight(weight, x.shape[min(1, x.ndim - 1)], "nll_loss")
+    losses, weights = _picked_nll(x, labels, weight, ignore_index)
+    return _reduce_labelled(losses, weights, labels, ignore_index, reduction)
+
+
+def cross_entropy(
+    input: ArrayLike,
+    target: Any,
+    weight: ArrayLike | None = None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """Softmax cross-entropy of logits ``input`` (classes on axis 1) against integer class
+    ``target``, or against class probabilities ``target`` of the input's shape.
+
+    Stable for large logits (through ``log_softmax``). ``weight`` rescales each class,
+    ``ignore_index`` drops labels, and ``label_smoothing`` mixes the one-hot target with
+    the uniform distribution: ``(1 - eps) * nll + eps * mean_c(-weight_c log p_c)``, with
+    PyTorch's normalisation under ``"mean"`` (the sum of the kept labels' weights).
+
+    >>> import tapegrad as tg
+    >>> round(tg.nn.cross_entropy(tg.tensor([[0.0, 0.0]]), [1]).item(), 4)
+    0.6931
+    >>> round(tg.nn.cross_entropy(tg.tensor([[2.0, 0.0]]), [0], label_smoothing=0.2).item(), 4)
+    0.3269
+    """
+    op = "cross_entropy"
+    check_weight(weight, op)
+    check_reduction(reduction, op)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"{op}: label_smoothing must be in [0, 1], got {label_smoothing}")
+    x = as_tensor(input)
+    _check_input(x, op, target)
+    num_classes = x.shape[min(1, x.ndim - 1)]
+    _check_weight(weight, num_classes, op)
+    class_axis = 0 if x.ndim == 1 else 1
+    found = host(target)
+    if found.dtype.kind == "f" and found.shape == x.shape:
+        log_probs = ops.log_softmax(x, axis=class_axis)
+        return _soft_targets(log_probs, target, weight, reduction, label_smoothing, class_axis)
+    labels = _check_labels(target, x, op, ignore_index)
+    log_probs = ops.log_softmax(x, axis=class_axis)
+    losses, weights = _picked_nll(log_probs, labels, weight, ignore_index)
+    if label_smoothing:
+        flat = _classes_last(log_probs)
+        if weight is not None:
+            flat = flat * _weight_tensor(weight, flat)
+        kept = ops.asarray(labels.reshape(-1) != ignore_index, dtype=flat.dtype, like=flat)
+        smooth = -ops.sum(flat, axis=1) * kept
+        eps = float(label_smoothing)
+        losses = (1.0 - eps) * losses + (eps / num_classes) * smooth
+    return _reduce_labelled(losses, weights, labels, ignore_index, reduction)
+
+
+def _reduce_labelled(
+    losses: Tensor, weights: Tensor, labels: np.ndarray, ignore_index: int, reduction: str
+) -> Tensor:
+    """PyTorch's reductions: ``"mean"`` is the sum over the sum of the kept labels' weights."""
+    if reduction == "none":
+        return ops.reshape(losses, labels.shape)
+    total = ops.sum(losses)
+    if reduction == "sum":
+        return total
+    if not (labels != ignore_index).any():
+        # A mean over no label is nan, as in PyTorch, with a zero gradient (0/0 would
+        # make it nan too, and one such batch would ruin every weight).
+        return total * 0.0 + math.nan
+    return total / ops.sum(weights)
+
+
+def _soft_targets(
+    log_probs: Tensor, target: Any, weight: Any, reduction: str, eps: float, axis: int
+) -> Tensor:
+    """Cross-entropy against class probabilities: ``-sum_c weight_c t_c log p_c``."""
+    probabilities = ops.asarray(raw(target), dtype=log_probs.dtype, like=log_probs)
+    if isinstance(target, Tensor) and target.dtype == log_probs.dtype:
+        probabilities = target  # keeps its gradient
+    num_classes = log_probs.shape[axis]
+    if eps:
+        probabilities = probabilities * (1.0 - eps) + eps / num_classes
+    terms = log_probs * probabilities
+    if weight is not None:
+        shape = [1] * log_probs.ndim
+        shape[axis] = num_classes
+        terms = terms * ops.reshape(_weight_tensor(weight, log_probs), tuple(shape))
+    return reduce(-ops.sum(terms, axis=axis), reduction)
