@@ -312,3 +312,18 @@ def einsum(xp: ModuleType, terms: tuple[str, ...], output: str, *operands: Any) 
     if kernel is not None:
         return kernel(",".join(terms) + "->" + output, *operands)
     return standard.einsum(xp, terms, output, *operands)
+
+
+def via_numpy(function: Any, xp: ModuleType, *arrays: Any, **params: Any) -> Any:
+    """``function`` (a NumPy function) on arrays of namespace ``xp``: called directly on
+    NumPy arrays; otherwise on host copies, its array results moved back next to the first
+    array. For the few functions the array API standard lacks (frexp, unique's options...)."""
+    if xp is np:
+        return function(*arrays, **params)
+    like = next(a for a in arrays if hasattr(a, "shape"))
+    to = placement_of(like)
+    host = [to_host(a) if hasattr(a, "shape") else a for a in arrays]
+    out = function(*host, **params)
+    if isinstance(out, tuple):
+        return tuple(move(o, to) if isinstance(o, _ndarray) else o for o in out)
+    return move(np.asarray(out), to)

@@ -1,9 +1,9 @@
 """NumPy interop: ``np.exp(t)``, ``np.sum(t, axis=0)`` and ``ndarray @ t`` call tapegrad ops.
 
-Two explicit tables map NumPy's ufuncs and functions to tapegrad's. Ufuncs of other
-libraries (SciPy's special functions) are looked up in a third table that their
-tapegrad module fills. Anything not in them raises TypeError naming it: a gradient
-is never dropped silently.
+Explicit tables (tapegrad/numpy_tables.py) map NumPy's ufuncs and functions to
+tapegrad's. Ufuncs of other libraries (SciPy's special functions) are looked up in a
+third table that their tapegrad module fills. Anything not in them raises TypeError
+naming it: a gradient is never dropped silently.
 """
 
 from __future__ import annotations
@@ -27,97 +27,35 @@ UNSUPPORTED_HINT = (
 @functools.cache
 def _tables() -> tuple[dict[Any, Any], dict[Any, Any]]:
     # Built on first use: tensor.py imports this module before the ops exist.
-    from tapegrad import ops
-
-    return _ufuncs(ops), _functions(ops)
+    return _ufuncs(), _functions()
 
 
-def _ufuncs(ops: Any) -> dict[Any, Any]:
+def _ufuncs() -> dict[Any, Any]:
+    from tapegrad import numpy_tables, ops
+
+    return {**numpy_tables.differentiable_ufuncs(ops), **numpy_tables.no_gradient_ufuncs(ops)}
+
+
+def _functions() -> dict[Any, Any]:
+    from tapegrad import numpy_tables, ops
+    from tapegrad.numpy import _functions as signatures
+    from tapegrad.numpy import _reductions as reductions
+
     return {
-        np.add: ops.add,
-        np.subtract: ops.subtract,
-        np.multiply: ops.multiply,
-        np.divide: ops.divide,
-        np.power: ops.power,
-        np.negative: ops.negative,
-        np.positive: lambda x: x,
-        np.matmul: ops.matmul,
-        np.maximum: ops.maximum,
-        np.minimum: ops.minimum,
-        np.absolute: ops.abs,
-        np.conjugate: ops.conj,  # np.conj too: the same ufunc
-        np.exp: ops.exp,
-        np.log: ops.log,
-        np.log1p: ops.log1p,
-        np.expm1: ops.expm1,
-        np.sqrt: ops.sqrt,
-        np.square: ops.square,
-        np.sin: ops.sin,
-        np.cos: ops.cos,
-        np.tan: ops.tan,
-        np.tanh: ops.tanh,
-        np.sinh: ops.sinh,
-        np.cosh: ops.cosh,
-        np.arctan: ops.arctan,
-        np.equal: ops.equal,
-        np.not_equal: ops.not_equal,
-        np.less: ops.less,
-        np.less_equal: ops.less_equal,
-        np.greater: ops.greater,
-        np.greater_equal: ops.greater_equal,
-        np.sign: ops.sign,
-        np.floor: ops.floor,
-        np.ceil: ops.ceil,
-        np.rint: ops.round,
+        **numpy_tables.differentiable_functions(ops, signatures, reductions),
+        **numpy_tables.no_gradient_functions(ops, signatures, reductions),
+        **numpy_tables.in_place_functions(signatures),
     }
 
 
-def _functions(ops: Any) -> dict[Any, Any]:
+@functools.cache
+def _methods() -> dict[str, dict[Any, Any]]:
+    from tapegrad import numpy_tables, ops
+    from tapegrad.numpy import _reductions as reductions
+
     return {
-        np.sum: ops.sum,
-        np.mean: ops.mean,
-        np.prod: ops.prod,
-        np.max: ops.max,
-        np.amax: ops.max,
-        np.min: ops.min,
-        np.amin: ops.min,
-        np.var: ops.var,
-        np.std: ops.std,
-        np.cumsum: ops.cumsum,
-        np.reshape: ops.reshape,
-        np.transpose: ops.transpose,
-        np.swapaxes: ops.swapaxes,
-        np.expand_dims: ops.expand_dims,
-        np.squeeze: ops.squeeze,
-        np.broadcast_to: ops.broadcast_to,
-        np.concatenate: ops.concatenate,
-        np.stack: ops.stack,
-        np.split: ops.split,
-        np.flip: ops.flip,
-        np.tile: ops.tile,
-        np.repeat: ops.repeat,
-        np.pad: ops.pad,
-        np.take: ops.take,
-        np.take_along_axis: ops.take_along_axis,
-        np.einsum: ops.einsum,
-        np.dot: ops.dot,
-        np.outer: ops.outer,
-        np.matmul: ops.matmul,
-        np.where: ops.where,
-        np.clip: ops.clip,
-        np.abs: ops.abs,
-        np.real: ops.real,
-        np.imag: ops.imag,
-        np.angle: ops.angle,
-        np.argmax: ops.argmax,
-        np.argmin: ops.argmin,
-        np.round: ops.round,
-        np.around: ops.round,
-        np.zeros_like: ops.zeros_like,
-        np.ones_like: ops.ones_like,
-        np.shape: lambda x: x.shape,
-        np.ndim: lambda x: x.ndim,
-        np.size: lambda x: x.size,
+        "reduce": numpy_tables.reduce_methods(reductions),
+        "accumulate": numpy_tables.accumulate_methods(ops, reductions),
     }
 
 
@@ -160,24 +98,82 @@ def _ufunc_name(ufunc: Any) -> str:
 
 
 def _reject_out(name: str, kwargs: dict[str, Any]) -> None:
-    if kwargs.pop("out", None) is not None:
+    out = kwargs.pop("out", None)
+    if isinstance(out, tuple):
+        out = None if all(o is None for o in out) else out
+    if out is not None:
         raise TypeError(f"numpy.{name}(out=...) is not supported: Tensors are immutable")
+
+
+# Ufunc keywords that change nothing on Tensors when left at NumPy's defaults.
+_UFUNC_DEFAULTS = {"casting": "same_kind", "order": "K", "subok": True, "signature": None}
+
+
+def _unsupported(ufunc: Any, method: str) -> TypeError:
+    what = _ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
+    return TypeError(f"tapegrad does not support {what} on Tensors{UNSUPPORTED_HINT}")
 
 
 def array_ufunc(ufunc: Any, method: str, inputs: tuple, kwargs: dict[str, Any]) -> Any:
     """``Tensor.__array_ufunc__``."""
-    op = _tables()[0].get(ufunc)
-    if op is None and method == "__call__":
-        op = _foreign_ufunc(ufunc)
-    if op is None or method != "__call__":
-        what = _ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
-        raise TypeError(f"tapegrad does not support {what} on Tensors{UNSUPPORTED_HINT}")
-    _reject_out(ufunc.__name__, kwargs)
+    if method == "__call__":
+        op = _tables()[0].get(ufunc)
+        if op is None:
+            op = _foreign_ufunc(ufunc)
+        if op is None:
+            raise _unsupported(ufunc, method)
+        _reject_out(ufunc.__name__, kwargs)
+        return _call_ufunc(ufunc, op, inputs, kwargs)
+    if method == "outer":
+        op = _tables()[0].get(ufunc)
+        if op is None or ufunc.nin != 2:
+            raise _unsupported(ufunc, method)
+        _reject_out(f"{ufunc.__name__}.outer", kwargs)
+        a, b = inputs
+        ndim_b = len(np.shape(b.data if hasattr(b, "data") else b))
+        from tapegrad import ops
+
+        spread = ops.reshape(a, tuple(ops.primitive.shape_of(a)) + (1,) * ndim_b)
+        return _call_ufunc(ufunc, op, (spread, b), kwargs)
+    reduction = _methods().get(method, {}).get(ufunc)
+    if reduction is None:
+        raise _unsupported(ufunc, method)
+    _reject_out(f"{ufunc.__name__}.{method}", kwargs)
+    kwargs.setdefault("axis", 0)  # ufunc methods reduce axis 0 by default
+    return reduction(*inputs, **kwargs)
+
+
+def _call_ufunc(ufunc: Any, op: Any, inputs: tuple, kwargs: dict[str, Any]) -> Any:
+    from tapegrad import ops
+    from tapegrad.numpy_tables import WITHOUT_GRADIENT
+
+    where = kwargs.pop("where", True)
+    dtype = kwargs.pop("dtype", None)
+    for key, default in _UFUNC_DEFAULTS.items():
+        if key in kwargs and kwargs[key] != default and key != "casting":
+            raise TypeError(
+                f"{_ufunc_name(ufunc)}: {key}={kwargs[key]!r} is not supported on Tensors"
+            )
+        kwargs.pop(key, None)
     if kwargs:
         raise TypeError(
             f"{_ufunc_name(ufunc)}: keyword arguments {sorted(kwargs)} are not supported on Tensors"
         )
-    return op(*inputs)
+    if op is WITHOUT_GRADIENT:
+        from tapegrad.numpy._fallback import call_without_gradient
+
+        return call_without_gradient(ufunc, inputs, {})
+    if dtype is not None:
+        inputs = tuple(
+            ops.astype(x if hasattr(x, "shape") else np.asarray(x), dtype) for x in inputs
+        )
+    result = op(*inputs)
+    if where is True:
+        return result
+    # Where the mask is false NumPy leaves the output uninitialized; here it is 0.
+    if isinstance(result, tuple):
+        return tuple(ops.where(where, r, False if "bool" in str(r.dtype) else 0) for r in result)
+    return ops.where(where, result, False if "bool" in str(result.dtype) else 0)
 
 
 def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
@@ -188,6 +184,12 @@ def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
         name = f"{func.__module__}.{func.__name__}"
         raise TypeError(f"tapegrad does not support {name} on Tensors{UNSUPPORTED_HINT}")
     _reject_out(func.__name__, kwargs)
+    from tapegrad.numpy_tables import WITHOUT_GRADIENT
+
+    if op is WITHOUT_GRADIENT:
+        from tapegrad.numpy._fallback import call_without_gradient
+
+        return call_without_gradient(func, args, kwargs)
     try:
         return op(*args, **kwargs)
     except TypeError as error:
@@ -203,4 +205,6 @@ def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
                 f"numpy.{func.__name__} on Tensors: {mismatch}; tapegrad supports "
                 f"numpy.{func.__name__}{signature}"
             ) from None
+        except ValueError:  # no signature to show (a builtin)
+            pass
         raise error

@@ -9,7 +9,9 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from tapegrad import backend
+import numpy as np
+
+from tapegrad import backend, debug
 from tapegrad.sites import caller_site, code_line, format_site, scipy_caller, warn_once
 from tapegrad.tensor import Tensor, Variable
 from tapegrad.wording import a, count
@@ -300,13 +302,31 @@ def note_escape(t: Tensor, how: str) -> None:
                 _refuse_scipy(t)
                 site = caller_site()
             tape._escapes.setdefault(t._id, f"{how} at {format_site(site)}")
-    if site is not None:
-        warn_once(
-            site,
-            f"a watched Tensor of shape {t.shape} left the tape through {how} at "
-            f"{format_site(site)} inside a recording GradientTape: values computed from the "
-            "result carry no gradient",
-        )
+    if site is None:
+        return
+    message = (
+        f"a watched Tensor of shape {t.shape} left the tape through {how} at "
+        f"{format_site(site)} inside a recording GradientTape: values computed from the "
+        "result carry no gradient"
+    )
+    if how.startswith("np."):
+        message += " (tapegrad.numpy's array and asarray keep it, for Tensors inside lists too)"
+    if debug.anomaly_mode():
+        raise RuntimeError(message + "; tg.detect_anomaly() makes this an error")
+    warn_once(site, message)
+
+
+def host_value(x: Any, how: str) -> Any:
+    """``x``'s value as a host NumPy array, read to decide a layout that carries no gradient
+    (sort orders, masks, unique's indices). Unlike :func:`note_escape` it does not warn: the
+    gradient still flows through the ops built from the decision. tg.compile's traces
+    guard the value, so a replay with other values traces again."""
+    if not isinstance(x, Tensor):
+        return np.asarray(backend.to_host(x)) if hasattr(x, "shape") else np.asarray(x)
+    for tape in _active.get():
+        if tape._mode is TRACING:
+            tape._guard(x, how)
+    return backend.to_host(x.data)
 
 
 def _refuse_scipy(t: Tensor) -> None:

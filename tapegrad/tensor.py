@@ -10,12 +10,13 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend
+from tapegrad.tensor_methods import ArrayMethods
 from tapegrad.wording import a
 
 _serials = itertools.count()
 
 
-class Tensor:
+class Tensor(ArrayMethods):
     """An immutable array plus a unique serial number.
 
     A Tensor holds no pointer to the op that made it and no gradient: the

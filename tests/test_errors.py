@@ -39,9 +39,9 @@ def _same(before, after):
         (lambda w: tg.concatenate([w, tg.ones((2, 2))], axis=0), ValueError, r"^concatenate: .*"),
         (lambda w: w[5], IndexError, r"^getitem: .*out of bounds"),
         (lambda w: np.linalg.svd(w), TypeError, r"numpy\.linalg\.svd"),
-        (lambda w: np.sort(w), TypeError, r"tapegrad does not support numpy\.sort"),
+        (lambda w: np.fft.fft(w), TypeError, r"tapegrad does not support numpy\.fft\.fft"),
         (lambda w: np.exp(w, out=np.empty((2, 3))), TypeError, r"out=\.\.\."),
-        (lambda w: tg.pad(w, 1, mode="reflect"), NotImplementedError, r"pad: mode 'reflect'"),
+        (lambda w: tg.pad(w, 1, mode="median"), NotImplementedError, r"pad: mode 'median'"),
     ],
 )
 def test_bad_input_names_the_op_and_leaves_the_tape(call, error, message):

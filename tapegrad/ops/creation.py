@@ -140,8 +140,16 @@ def eye(
 def asarray(data: Any, dtype: Any = None, like: Any = None) -> Tensor:
     """``data`` as a Tensor next to ``like`` (else where ``data`` is), copying only to move it.
 
-    For internal use and gradient seeds: no copy is made when ``data`` already fits.
+    A Tensor stays connected to the tape: it is returned as it is, or moved and cast by
+    the differentiable ops (so ``tg.asarray(t)`` never cuts a gradient).
+
+    >>> import tapegrad as tg
+    >>> x = tg.tensor([1.0, 2.0])
+    >>> tg.asarray(x) is x, tg.asarray([1, 2], dtype="float32").dtype
+    (True, dtype('float32'))
     """
+    if isinstance(data, Tensor):
+        return _connected(data, dtype, like)
     data = raw(data)
     to = backend.placement_of(raw(like) if like is not None else data)
     out = backend.move(data, to)
@@ -150,3 +158,20 @@ def asarray(data: Any, dtype: Any = None, like: Any = None) -> Tensor:
         if out.dtype != dtype:
             out = to.xp.astype(out, dtype)
     return Tensor(out)
+
+
+def _connected(t: Tensor, dtype: Any, like: Any) -> Tensor:
+    from tapegrad.ops.arithmetic import astype
+    from tapegrad.ops.device import _to_device
+
+    out = t
+    if like is not None:
+        to = backend.placement_of(raw(like))
+        here = backend.placement_of(t.data)
+        if (to.xp, to.name) != (here.xp, here.name):
+            out = _to_device(out, to=to)
+    if dtype is not None and backend.dtype_name(out.dtype) != backend.dtype_name(
+        backend.dtype_in(backend.namespace(out.data), dtype)
+    ):
+        out = astype(out, dtype)
+    return out

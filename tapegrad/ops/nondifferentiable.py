@@ -1,4 +1,5 @@
-"""Ops whose outputs carry no gradient: comparisons, argmax argmin sign floor ceil round.
+"""Ops whose outputs carry no gradient: comparisons, argmax argmin sign floor ceil round trunc
+fix spacing floor_divide.
 
 Their results are piecewise constant (or boolean), so they record nothing.
 """
@@ -7,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from tapegrad import backend
 from tapegrad.ops.primitive import Primitive, explain_broadcast, normalize_axis, shape_of
 from tapegrad.tensor import Tensor
 
@@ -117,3 +121,46 @@ def ceil(x: ArrayLike) -> Tensor:
 def round(x: ArrayLike) -> Tensor:  # noqa: A001 - NumPy's name
     """Elementwise rounding to the nearest integer, halves to even (no gradient)."""
     return _round._unary(x)
+
+
+_trunc = _rounding("trunc")
+
+
+def trunc(x: ArrayLike) -> Tensor:
+    """Elementwise rounding towards zero (no gradient)."""
+    return _trunc._unary(x)
+
+
+def fix(x: ArrayLike) -> Tensor:
+    """Elementwise rounding towards zero, as ``np.fix`` (no gradient)."""
+    return _trunc._unary(x)
+
+
+_spacing = Primitive(
+    "spacing",
+    lambda xp, x: backend.via_numpy(np.spacing, xp, x),
+    differentiable=False,
+)
+
+
+def spacing(x: ArrayLike) -> Tensor:
+    """Elementwise distance to the next larger-magnitude float (piecewise constant)."""
+    return _spacing._unary(x)
+
+
+_floor_divide = Primitive(
+    "floor_divide",
+    lambda xp, x, y: xp.floor_divide(x, y),
+    differentiable=False,
+    explain=explain_broadcast,
+)
+
+
+def floor_divide(x: ArrayLike, y: ArrayLike) -> Tensor:
+    """Elementwise ``x // y``, rounded down (piecewise constant: no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.floor_divide(tg.tensor(-7.0), 2.0).item()
+    -4.0
+    """
+    return _floor_divide._binary(x, y)

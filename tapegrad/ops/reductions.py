@@ -188,10 +188,14 @@ def _logsumexp_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdi
             total = np.sum(e, axis=axis, keepdims=True)
             return g * (e / np.where(total == 0.0, 1.0, total))
         return g * np.exp(x - ans)
-    peak = ops.stop_gradient(ops.max(x, axis=axis, keepdims=True))
-    e = ops.exp(x - ops.where(ops.equal(peak, -math.inf), 0.0, peak))
-    total = ops.sum(e, axis=axis, keepdims=True)
-    return expand_reduced(g, shape, axis, keepdims) * (e / ops.where(total == 0.0, 1.0, total))
+    g = expand_reduced(g, shape, axis, keepdims)
+    values = raw(ans)
+    if values.size and not backend.namespace(values).all(abs(values) < _ROUNDS_TO_PEAK):
+        peak = ops.stop_gradient(ops.max(x, axis=axis, keepdims=True))
+        e = ops.exp(x - ops.where(ops.equal(peak, -math.inf), 0.0, peak))
+        total = ops.sum(e, axis=axis, keepdims=True)
+        return g * (e / ops.where(ops.equal(total, 0.0), 1.0, total))
+    return g * ops.exp(x - expand_reduced(ans, shape, axis, keepdims))
 
 
 _ROUNDS_TO_PEAK = 2.0**20

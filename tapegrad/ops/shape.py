@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import ops
+from tapegrad import backend, ops
 from tapegrad.ops.primitive import Primitive, normalize_axis, shape_of, unbroadcast
 from tapegrad.tensor import Tensor
 
@@ -188,10 +188,19 @@ def repeat(x: ArrayLike, repeats: Any, axis: int | None = None) -> Tensor:
     return ops.take(x, positions, axis=axis)
 
 
-def pad(x: ArrayLike, pad_width: Any, mode: str = "constant", constant_values: float = 0) -> Tensor:
-    """Pad ``x`` with ``constant_values`` (only ``mode="constant"`` is supported)."""
-    if mode != "constant":
-        raise NotImplementedError(f"pad: mode {mode!r} is not supported, only 'constant'")
+# Modes whose padding copies elements of the input: each axis gathers from NumPy's own
+# padding of the element positions, so the copies send their gradients home.
+_COPYING_MODES = ("edge", "reflect", "symmetric", "wrap")
+
+
+def pad(x: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Tensor:
+    """Pad ``x`` as ``np.pad``: modes constant (``constant_values``, per axis too), empty
+    (zeros), edge, reflect, symmetric and wrap (``reflect_type="even"``).
+
+    >>> import tapegrad as tg
+    >>> tg.pad(tg.tensor([1.0, 2.0]), 1, mode="reflect").numpy()
+    array([2., 1., 2., 1.])
+    """
     shape = shape_of(x)
     try:
         widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (len(shape), 2))
@@ -199,11 +208,36 @@ def pad(x: ArrayLike, pad_width: Any, mode: str = "constant", constant_values: f
         raise ValueError(f"pad: pad_width {pad_width!r} does not fit shape {shape}") from None
     if (widths < 0).any():
         raise ValueError(f"pad: negative pad_width {pad_width!r}")
+    if mode in _COPYING_MODES:
+        extra = {}
+        if mode in ("reflect", "symmetric"):
+            extra["reflect_type"] = kwargs.pop("reflect_type", "even")
+            if extra["reflect_type"] != "even":
+                raise NotImplementedError("pad: reflect_type='odd' is not supported")
+        _no_more(kwargs, mode)
+        out = x
+        for axis, (low, high) in enumerate(widths):
+            if low or high:
+                source = np.pad(np.arange(shape[axis]), (int(low), int(high)), mode=mode, **extra)
+                out = ops.take(out, source, axis=axis)
+        return out if isinstance(out, Tensor) else ops.asarray(out)
+    if mode not in ("constant", "empty"):
+        raise NotImplementedError(
+            f"pad: mode {mode!r} is not supported (constant, empty, edge, reflect, symmetric "
+            "and wrap are)"
+        )
+    values = kwargs.pop("constant_values", 0) if mode == "constant" else 0
+    _no_more(kwargs, mode)
     padded = tuple(int(n + lo + hi) for n, (lo, hi) in zip(shape, widths))
     inner = tuple(slice(int(lo), int(lo + n)) for n, (lo, _) in zip(shape, widths))
     out = ops.index_add(x, shape=padded, index=inner)
-    if constant_values != 0:
-        border = np.full(padded, 1.0)
-        border[inner] = 0.0
-        out = out + ops.asarray(border * constant_values, dtype=out.dtype, like=out)
+    if shape and np.any(np.asarray(values) != 0):  # the border: NumPy's own constant padding
+        dtype = np.dtype(backend.dtype_name(out.dtype))
+        border = np.pad(np.zeros(shape, dtype), widths, constant_values=values)
+        out = out + ops.asarray(border, like=out)
     return out
+
+
+def _no_more(kwargs: dict[str, Any], mode: str) -> None:
+    if kwargs:
+        raise ValueError(f"pad: unsupported keyword arguments for mode {mode!r}: {sorted(kwargs)}")

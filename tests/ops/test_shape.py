@@ -210,10 +210,19 @@ def test_pad(backend, data):
     )
 
 
-def test_pad_rejects_other_modes_and_bad_widths():
+@pytest.mark.parametrize("mode", ["edge", "reflect", "symmetric", "wrap"])
+@given(data=st.data())
+def test_pad_modes_that_copy_elements(mode, backend, data):
+    x = _draw_tensor(data, backend, tst.shapes(min_dims=1, max_dims=2, max_side=3))
+    pair = st.tuples(st.integers(0, 2), st.integers(0, 2))
+    widths = data.draw(st.lists(pair, min_size=x.ndim, max_size=x.ndim).map(tuple), label="w")
+    _check(lambda a: tg.pad(a, widths, mode=mode), lambda a: np.pad(a, widths, mode=mode), x)
+
+
+def test_pad_rejects_statistics_modes_and_bad_widths():
     x = tg.tensor(np.ones((2, 2)))
-    with pytest.raises(NotImplementedError, match="pad: mode 'reflect'"):
-        tg.pad(x, 1, mode="reflect")
+    with pytest.raises(NotImplementedError, match="pad: mode 'mean'"):
+        tg.pad(x, 1, mode="mean")
     with pytest.raises(ValueError, match="pad: negative pad_width"):
         tg.pad(x, -1)
     with pytest.raises(ValueError, match=r"pad: pad_width .* does not fit shape \(2, 2\)"):

@@ -1,0 +1,220 @@
+"""Quantiles and medians: quantile percentile median nanquantile nanpercentile nanmedian.
+
+The sample sorted along the reduced axes (a gather) and the neighbours of each
+quantile's position interpolated as NumPy does for each ``method``: differentiable to
+any order in the sample (and in ``q`` for the continuous methods). Where a slice holds
+NaN the result is NaN (the nan* variants skip NaN instead).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from tapegrad import ops
+from tapegrad.ops.primitive import normalize_axis, shape_of
+from tapegrad.ops.rule_helpers import is_floating, placed, result_dtype
+from tapegrad.tape import host_value
+from tapegrad.tensor import Tensor
+
+ArrayLike = Any
+Axis = int | tuple[int, ...] | None
+
+
+# method -> (alpha, beta) of Hyndman and Fan's continuous estimators (NumPy's names)
+_CONTINUOUS = {
+    "linear": (1.0, 1.0),
+    "interpolated_inverted_cdf": (0.0, 1.0),
+    "hazen": (0.5, 0.5),
+    "weibull": (0.0, 0.0),
+    "median_unbiased": (1 / 3, 1 / 3),
+    "normal_unbiased": (3 / 8, 3 / 8),
+}
+_ORDER_STATISTIC = ("lower", "higher", "nearest", "inverted_cdf", "closest_observation")
+_DISCRETE = (*_ORDER_STATISTIC, "midpoint", "averaged_inverted_cdf")
+
+
+def _virtual_index(n: Any, q: Any, method: str) -> Any:
+    """Where quantile ``q`` lies in a sorted sample of ``n`` (NumPy's definitions); works on
+    host arrays and, for the continuous methods, on Tensors (q's gradient)."""
+    if method == "linear":  # (n - 1) q, as NumPy writes it
+        return (n - 1) * q
+    alpha, beta = _CONTINUOUS[method]
+    return n * q + (alpha + q * (1 - alpha - beta)) - 1
+
+
+def _neighbours(n: np.ndarray, q: np.ndarray, method: str) -> tuple[Any, Any, Any]:
+    """Host arrays (lower index, upper index, weight of the upper) for each (q, slice)."""
+    if method in _CONTINUOUS:
+        v = _virtual_index(n, q, method)
+        lower = np.floor(v)
+        weight = v - lower
+        # beyond either end both neighbours are that end (the weight then does not matter)
+        lower = np.where(v >= n - 1, n - 1, np.where(v < 0, 0, lower))
+        upper = np.where(v >= n - 1, n - 1, np.where(v < 0, 0, lower + 1))
+        return lower.astype(np.intp), upper.astype(np.intp), weight
+    v = (n - 1) * q
+    if method == "lower":
+        index = np.floor(v)
+    elif method == "higher":
+        index = np.ceil(v)
+    elif method == "nearest":
+        index = np.around(v)
+    elif method == "midpoint":
+        lower, upper = np.floor(v), np.ceil(v)
+        return lower.astype(np.intp), upper.astype(np.intp), np.where(lower == upper, 0.0, 0.5)
+    elif method == "averaged_inverted_cdf":
+        v = n * q - 1
+        lower = np.floor(v)
+        weight = np.where(v - lower == 0, 0.5, 1.0)
+        upper = np.clip(lower + 1, 0, n - 1)
+        lower = np.clip(lower, 0, n - 1)
+        return lower.astype(np.intp), upper.astype(np.intp), weight
+    else:  # inverted_cdf, closest_observation: one order statistic
+        v = n * q - 1 - (0.5 if method == "closest_observation" else 0.0)
+        below = np.floor(v)
+        at_boundary = v - below == 0
+        if method == "closest_observation":
+            at_boundary &= below % 2 == 1
+        index = np.clip(np.where(at_boundary, below, below + 1), 0, None)
+    index = np.clip(index, 0, n - 1).astype(np.intp)
+    return index, index, np.zeros(np.shape(index))
+
+
+def _lerp(a: Any, b: Any, t: Any, upper_half: np.ndarray) -> Any:
+    """NumPy's lerp: ``a + (b - a) t``, from ``b``'s side where ``t >= 0.5`` (exact ends)."""
+    difference = b - a
+    return ops.where(upper_half, b - difference * (1 - t), a + difference * t)
+
+
+def _quantile(
+    x: ArrayLike, q: Any, axis: Axis, method: str, keepdims: bool, ignore_nan: bool, op: str
+) -> Tensor:
+    if method not in _CONTINUOUS and method not in _DISCRETE:
+        raise ValueError(f"{op}: {method!r} is not a valid method")
+    q_host = np.asarray(host_value(q, f"numpy.{op}()"))
+    if q_host.dtype.kind != "f":  # positions are computed in q's precision, as in NumPy
+        q_host = q_host.astype(np.float64)
+    if np.any((q_host < 0) | (q_host > 1)):
+        raise ValueError(f"{op}: quantiles must be in the range [0, 1]")
+    shape = shape_of(x)
+    axes = normalize_axis(axis, len(shape), op)
+    kept = [d for d in range(len(shape)) if d not in axes]
+    kept_shape = tuple(shape[d] for d in kept)
+    # the reduced axes flattened into one last axis, sorted (NaN last)
+    flat = ops.reshape(ops.transpose(x, (*kept, *axes)), (*kept_shape, -1))
+    ordered = ops.sort(flat, axis=-1)
+    data = np.asarray(host_value(flat, f"numpy.{op}()"))
+    missing = np.isnan(data) if data.dtype.kind in "fc" else np.zeros(data.shape, bool)
+    # n in q's precision (NumPy's is a Python int, which keeps a float32 q float32)
+    n = ((~missing).sum(axis=-1) if ignore_nan else np.full(kept_shape, data.shape[-1])).astype(
+        q_host.dtype
+    )
+    qs = q_host.reshape(q_host.shape + (1,) * len(kept_shape))
+    lower, upper, weight = _neighbours(n, qs, method)
+    out_shape = q_host.shape + kept_shape
+    lower, upper = (np.broadcast_to(np.maximum(i, 0), out_shape) for i in (lower, upper))
+    expanded = ops.reshape(ordered, (1,) * q_host.ndim + shape_of(ordered))
+    a = ops.take_along_axis(expanded, lower[..., None], axis=-1)[..., 0]
+    if method in _ORDER_STATISTIC:  # one element: no interpolation, x's dtype
+        out = a
+    else:
+        b = ops.take_along_axis(expanded, upper[..., None], axis=-1)[..., 0]
+        dtype = result_dtype(x, q)
+        if dtype.kind not in "fc":
+            dtype = np.dtype(np.float64)
+        a, b = ops.astype(a, dtype), ops.astype(b, dtype)
+        if isinstance(q, Tensor) and method in _CONTINUOUS:  # the weight as a function of q
+            q_shaped = ops.reshape(q, qs.shape)
+            v = _virtual_index(ops.asarray(n.astype(dtype), like=x), q_shaped, method)
+            t = v - placed(np.floor(_virtual_index(n, qs, method)).astype(dtype), x)
+        else:
+            t = placed(np.broadcast_to(weight, out_shape).astype(dtype), x)
+        out = _lerp(a, b, t, placed(np.broadcast_to(weight >= 0.5, out_shape), x))
+    empty = n == 0 if ignore_nan else missing.any(axis=-1)
+    if np.any(empty):
+        out = ops.where(placed(np.broadcast_to(empty, out_shape), x), math.nan, out)
+    if keepdims:
+        reduced = tuple(1 if d in axes else m for d, m in enumerate(shape))
+        out = ops.reshape(out, q_host.shape + reduced)
+    return out
+
+
+def quantile(
+    x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False
+) -> Tensor:
+    """The ``q``-th quantiles (``0 <= q <= 1``) along ``axis``, by NumPy's ``method``s;
+    differentiable in ``x`` (and in ``q`` for the continuous methods). A slice holding
+    NaN gives NaN, as in NumPy.
+
+    >>> import tapegrad as tg
+    >>> tg.quantile(tg.tensor([1.0, 2.0, 3.0, 4.0]), 0.5).item()
+    2.5
+    """
+    return _quantile(x, q, axis, method, keepdims, False, "quantile")
+
+
+def nanquantile(
+    x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False
+) -> Tensor:
+    """:func:`quantile` of the non-NaN elements (NaN for an all-NaN slice)."""
+    return _quantile(x, q, axis, method, keepdims, True, "nanquantile")
+
+
+def percentile(
+    x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False
+) -> Tensor:
+    """The ``q``-th percentiles (``0 <= q <= 100``): :func:`quantile` of ``q / 100``."""
+    return _quantile(x, _hundredths(q), axis, method, keepdims, False, "percentile")
+
+
+def nanpercentile(
+    x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False
+) -> Tensor:
+    """:func:`percentile` of the non-NaN elements."""
+    return _quantile(x, _hundredths(q), axis, method, keepdims, True, "nanpercentile")
+
+
+def _hundredths(q: Any) -> Any:
+    return q / 100 if isinstance(q, Tensor) else np.true_divide(q, 100)
+
+
+def _median(x: ArrayLike, axis: Axis, keepdims: bool, ignore_nan: bool, op: str) -> Tensor:
+    # The mean of the middle one or two elements, as NumPy computes it.
+    shape = shape_of(x)
+    axes = normalize_axis(axis, len(shape), op)
+    kept = [d for d in range(len(shape)) if d not in axes]
+    kept_shape = tuple(shape[d] for d in kept)
+    flat = ops.reshape(ops.transpose(x, (*kept, *axes)), (*kept_shape, -1))
+    if not is_floating(flat):
+        flat = ops.astype(flat, np.float64)
+    ordered = ops.sort(flat, axis=-1)
+    data = np.asarray(host_value(flat, f"numpy.{op}()"))
+    missing = np.isnan(data)
+    n = (~missing).sum(axis=-1) if ignore_nan else np.full(kept_shape, data.shape[-1])
+    middle = [np.maximum((n - 1) // 2, 0), np.maximum(n // 2, 0)]
+    pair = [ops.take_along_axis(ordered, i[..., None], axis=-1)[..., 0] for i in middle]
+    out = ops.mean(ops.stack(pair), axis=0)
+    empty = n == 0 if ignore_nan else missing.any(axis=-1)
+    if np.any(empty):
+        out = ops.where(placed(np.broadcast_to(empty, shape_of(out)), x), math.nan, out)
+    if keepdims:
+        out = ops.reshape(out, tuple(1 if d in axes else m for d, m in enumerate(shape)))
+    return out
+
+
+def median(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
+    """The median along ``axis`` (the mean of the two middle values for an even count).
+
+    >>> import tapegrad as tg
+    >>> tg.median(tg.tensor([3.0, 1.0, 4.0, 2.0])).item()
+    2.5
+    """
+    return _median(x, axis, keepdims, False, "median")
+
+
+def nanmedian(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
+    """The median of the non-NaN elements (NaN for an all-NaN slice)."""
+    return _median(x, axis, keepdims, True, "nanmedian")
