@@ -9,7 +9,7 @@
 12.0
 """
 
-from tapegrad import data, nn, optim, random
+from tapegrad import data, linalg, nn, optim, random
 from tapegrad.checkpoint import checkpoint
 from tapegrad.custom_gradient import custom_gradient
 from tapegrad.debug import detect_anomaly
@@ -45,6 +45,7 @@ __all__ = [
     "hvp",
     "jacobian",
     "jvp",
+    "linalg",
     "nn",
     "no_grad",
     "optim",

@@ -27,9 +27,9 @@ UNSUPPORTED_HINT = (
 @functools.cache
 def _tables() -> tuple[dict[Any, Any], dict[Any, Any]]:
     # Built on first use: tensor.py imports this module before the ops exist.
-    from tapegrad import ops
+    from tapegrad import linalg, ops
 
-    return _ufuncs(ops), _functions(ops)
+    return _ufuncs(ops), {**_functions(ops), **_linalg_functions(linalg)}
 
 
 def _ufuncs(ops: Any) -> dict[Any, Any]:
@@ -118,6 +118,34 @@ def _functions(ops: Any) -> dict[Any, Any]:
         np.shape: lambda x: x.shape,
         np.ndim: lambda x: x.ndim,
         np.size: lambda x: x.size,
+    }
+
+
+def _linalg_functions(linalg: Any) -> dict[Any, Any]:
+    return {
+        np.linalg.cholesky: linalg.cholesky,
+        np.linalg.cond: linalg.cond,
+        np.linalg.det: linalg.det,
+        np.linalg.eig: linalg.eig,
+        np.linalg.eigh: linalg.eigh,
+        np.linalg.eigvals: linalg.eigvals,
+        np.linalg.eigvalsh: linalg.eigvalsh,
+        np.linalg.inv: linalg.inv,
+        np.linalg.lstsq: linalg.lstsq,
+        np.linalg.matrix_norm: linalg.matrix_norm,
+        np.linalg.matrix_power: linalg.matrix_power,
+        np.linalg.matrix_rank: linalg.matrix_rank,
+        np.linalg.multi_dot: linalg.multi_dot,
+        np.linalg.norm: linalg.norm,
+        np.linalg.pinv: linalg.pinv,
+        np.linalg.qr: linalg.qr,
+        np.linalg.slogdet: linalg.slogdet,
+        np.linalg.solve: linalg.solve,
+        np.linalg.svd: linalg.svd,
+        np.linalg.svdvals: linalg.svdvals,
+        np.linalg.tensorinv: linalg.tensorinv,
+        np.linalg.tensorsolve: linalg.tensorsolve,
+        np.linalg.vector_norm: linalg.vector_norm,
     }
 
 
