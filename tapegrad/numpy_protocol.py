@@ -27,9 +27,9 @@ UNSUPPORTED_HINT = (
 @functools.cache
 def _tables() -> tuple[dict[Any, Any], dict[Any, Any]]:
     # Built on first use: tensor.py imports this module before the ops exist.
-    from tapegrad import linalg, ops
+    from tapegrad import fft, linalg, ops
 
-    return _ufuncs(ops), {**_functions(ops), **_linalg_functions(linalg)}
+    return _ufuncs(ops), {**_functions(ops), **_linalg_functions(linalg), **_fft_functions(fft)}
 
 
 def _ufuncs(ops: Any) -> dict[Any, Any]:
@@ -146,6 +146,27 @@ def _linalg_functions(linalg: Any) -> dict[Any, Any]:
         np.linalg.tensorinv: linalg.tensorinv,
         np.linalg.tensorsolve: linalg.tensorsolve,
         np.linalg.vector_norm: linalg.vector_norm,
+    }
+
+
+def _fft_functions(fft: Any) -> dict[Any, Any]:
+    return {
+        np.fft.fft: fft.fft,
+        np.fft.fft2: fft.fft2,
+        np.fft.fftn: fft.fftn,
+        np.fft.fftshift: fft.fftshift,
+        np.fft.hfft: fft.hfft,
+        np.fft.ifft: fft.ifft,
+        np.fft.ifft2: fft.ifft2,
+        np.fft.ifftn: fft.ifftn,
+        np.fft.ifftshift: fft.ifftshift,
+        np.fft.ihfft: fft.ihfft,
+        np.fft.irfft: fft.irfft,
+        np.fft.irfft2: fft.irfft2,
+        np.fft.irfftn: fft.irfftn,
+        np.fft.rfft: fft.rfft,
+        np.fft.rfft2: fft.rfft2,
+        np.fft.rfftn: fft.rfftn,
     }
 
 
