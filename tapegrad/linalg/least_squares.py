@@ -27,6 +27,7 @@ from tapegrad.linalg._matrix import (
     mH,
 )
 from tapegrad.linalg._spectral import host
+from tapegrad.linalg.norms import matrix_rank
 from tapegrad.linalg.singular import svdvals
 from tapegrad.ops.primitive import Primitive, raw, shape_of, unbroadcast
 from tapegrad.tensor import Tensor
@@ -126,11 +127,9 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None) -> tuple[Any, 
     if rcond is None:
         rcond = float(np.finfo(dtype).eps) * max(m, n)
     x = _lstsq(a, column, rcond=float(rcond))
-    s = svdvals(a)
-    values = host(s)
-    rank = int(np.count_nonzero(values > rcond * np.max(values, initial=0.0)))
+    rank = int(matrix_rank(a, rtol=rcond))  # gelsd's: singular values <= rcond s_max are 0
     if rank == n and m > n:
         residuals = ops.sum(ops.abs(column - a @ x) ** 2, axis=0)
     else:
         residuals = ops.zeros((0,), dtype=np.finfo(dtype).dtype, like=a)
-    return (ops.squeeze(x, -1) if vector else x), residuals, rank, s
+    return (ops.squeeze(x, -1) if vector else x), residuals, rank, svdvals(a)

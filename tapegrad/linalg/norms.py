@@ -170,7 +170,8 @@ def cond(x: ArrayLike, p: Any = None) -> Tensor:
     if p is None or p in (2, -2):
         s = svdvals(x)
         large, small = s[..., 0], s[..., -1]
-        result = small / large if p == -2 else large / small
+        with np.errstate(divide="ignore", invalid="ignore"):  # inf at singular, as NumPy
+            result = small / large if p == -2 else large / small
     else:
         check_matrices("cond", x, square=True)
         try:
@@ -181,11 +182,11 @@ def cond(x: ArrayLike, p: Any = None) -> Tensor:
                 return ops.stack([cond(x[k], p) for k in range(batch[0])])
             return ops.full((), np.inf, dtype=host(x).real.dtype, like=x)
         result = norm(x, p, axis=(-2, -1)) * norm(inverse, p, axis=(-2, -1))
-    # NaN (0/0: a zero matrix) means inf too, unless x itself holds NaN
-    undefined = np.isnan(host(result)) & ~np.isnan(host(x)).any(axis=(-2, -1))
-    if undefined.any():
-        result = ops.where(ops.asarray(undefined, like=x), np.inf, result)
-    return result
+    # NaN (0/0: a zero matrix) means inf too, unless x itself holds NaN (ops, not host
+    # values, so that tg.compile replays it)
+    nan_in_x = ops.sum(ops.astype(ops.not_equal(x, x), host(result).dtype), axis=(-2, -1))
+    inf_unless_x_nan = ops.where(ops.equal(nan_in_x, 0), np.inf, result)
+    return ops.where(ops.not_equal(result, result), inf_unless_x_nan, result)
 
 
 def _matrix_rank_forward(xp: Any, a: Any, tol: Any, rtol: Any, hermitian: bool) -> Any:
@@ -230,8 +231,8 @@ def matrix_rank(
     if rtol is not None and tol is not None:
         raise ValueError("matrix_rank: tol and rtol cannot both be set")
     A = as_input(A)
-    if len(shape_of(A)) < 2:
-        return int(bool(np.any(host(A) != 0)))
+    if len(shape_of(A)) < 2:  # NumPy's: 1 unless every entry is 0
+        return int(ops.sum(ops.astype(ops.not_equal(A, 0), np.int64)) > 0)
     if tol is not None and np.ndim(tol):
         tol = np.asarray(tol)[..., None]
     if rtol is not None and np.ndim(rtol):

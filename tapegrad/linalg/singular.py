@@ -174,19 +174,28 @@ def svd(
     return SVDResult(u, ops.real(s), vh)
 
 
+# The order of |w| from the largest, as NumPy's hermitian svd sorts (a recorded integer
+# result, so tg.compile replays it rather than keep the recording's order).
+_descending = Primitive(
+    "argsort",
+    lambda xp, x: xp.flip(xp.argsort(x, axis=-1), axis=-1),
+    numpy=lambda x: np.argsort(x, axis=-1)[..., ::-1],
+    differentiable=False,
+)
+
+
 def _hermitian_svd(a: Any, compute_uv: bool) -> Any:
     """NumPy's route for Hermitian ``a``: S = |w| descending, U the eigenvectors in that
     order, Vh = (U sign(w))ᴴ."""
     from tapegrad.linalg.eigen import eigh, eigvalsh
 
     if not compute_uv:
-        w = eigvalsh(a)
-        order = np.argsort(np.abs(_spectral.host(w)), axis=-1)[..., ::-1].copy()
-        return ops.take_along_axis(ops.abs(w), order, axis=-1)
+        s = ops.abs(eigvalsh(a))
+        return ops.take_along_axis(s, _descending(s), axis=-1)
     w, v = eigh(a)
-    order = np.argsort(np.abs(_spectral.host(w)), axis=-1)[..., ::-1].copy()
+    order = _descending(ops.abs(w))
     s = ops.take_along_axis(ops.abs(w), order, axis=-1)
-    columns = np.broadcast_to(order[..., None, :], shape_of(v))
+    columns = ops.broadcast_to(ops.expand_dims(order, -2), shape_of(v))
     u = ops.take_along_axis(v, columns, axis=-1)
     signs = ops.take_along_axis(ops.sign(w), order, axis=-1)
     return SVDResult(u, s, mH(u * ops.expand_dims(signs, -2)))
