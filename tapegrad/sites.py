@@ -102,7 +102,6 @@ def _showwarning(message: Any, category: Any, filename: str, lineno: int, *rest:
                 frame.f_lineno,
                 module=user_globals.get("__name__"),
                 registry=user_globals.setdefault("__warningregistry__", {}),
-                module_globals=user_globals,
             )
             return
     _showwarning_before(message, category, filename, lineno, *rest)

@@ -168,3 +168,11 @@ def test_numpy_warnings_point_at_the_users_line(tmp_path):
     assert sorted({line.split(":")[1] for line in lines}) == ["4", "5", "7"]
     assert len(lines) == 6  # two kinds (divide by zero, invalid) per line; the loop once
     assert "primitive.py" not in run.stderr
+    # Code with no file of its own (python -c, a notebook cell) is fine too.
+    run = subprocess.run(
+        [sys.executable, "-c", "import tapegrad as tg; tg.log(tg.tensor(-1.0))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "<string>:1: RuntimeWarning: invalid value encountered in log" in run.stderr

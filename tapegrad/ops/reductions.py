@@ -172,19 +172,29 @@ def _logsumexp_forward(xp: Any, x: Any, axis: tuple[int, ...], keepdims: bool) -
 
 
 def _logsumexp_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
-    # d logsumexp / dx = softmax(x) = exp(x - logsumexp(x)). A slice that is -inf
-    # throughout (fully masked) has no softmax: shifting its -inf result to 0 gives it
-    # the gradient exp(-inf) = 0 instead of exp(-inf + inf) = NaN.
+    # d logsumexp / dx = softmax(x) = exp(x - logsumexp(x)). Two cases need softmax the
+    # long way, exp(x - peak) / sum(exp(x - peak)): a slice that is -inf throughout (fully
+    # masked; its gradient is 0, not exp(-inf + inf) = NaN), and |logsumexp| >= 2**20,
+    # where rounding logsumexp to a multiple of its ulp (>= 1e-10 there) shows in
+    # exp(x - ans) (at 1e15 it gave 0.47 instead of 1/2, at 1e308 1 instead of 1/2).
     shape = shape_of(x)
     if type(g) is np.ndarray and type(x) is np.ndarray:  # raw mode: the same, in NumPy
         if not keepdims:  # reduced axes back as 1s: operands broadcast, no broadcast_to
             kept = tuple(1 if i in axis else n for i, n in enumerate(shape))
             g, ans = g.reshape(kept), ans.reshape(kept)
-        return g * np.exp(x - np.where(ans == -math.inf, 0.0, ans))
-    shift = ops.where(ops.equal(ans, -math.inf), 0.0, ans)
-    return expand_reduced(g, shape, axis, keepdims) * ops.exp(
-        x - expand_reduced(shift, shape, axis, keepdims)
-    )
+        if ans.size and not np.abs(ans).max() < _ROUNDS_TO_PEAK:
+            peak = np.max(x, axis=axis, keepdims=True)
+            e = np.exp(x - np.where(peak == -math.inf, 0.0, peak))
+            total = np.sum(e, axis=axis, keepdims=True)
+            return g * (e / np.where(total == 0.0, 1.0, total))
+        return g * np.exp(x - ans)
+    peak = ops.stop_gradient(ops.max(x, axis=axis, keepdims=True))
+    e = ops.exp(x - ops.where(ops.equal(peak, -math.inf), 0.0, peak))
+    total = ops.sum(e, axis=axis, keepdims=True)
+    return expand_reduced(g, shape, axis, keepdims) * (e / ops.where(total == 0.0, 1.0, total))
+
+
+_ROUNDS_TO_PEAK = 2.0**20
 
 
 _logsumexp = Primitive("logsumexp", _logsumexp_forward, complex_rules=False).defvjp(_logsumexp_vjp)
