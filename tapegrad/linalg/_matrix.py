@@ -112,6 +112,17 @@ def is_complex(x: Any) -> bool:
     return backend.is_complex(raw(x).dtype)
 
 
+def real_dtype(x: Any) -> np.dtype:
+    """The NumPy dtype of ``x``'s real values (float64 for complex128), read without
+    moving ``x``'s data."""
+    return np.finfo(backend.dtype_name(raw(x).dtype)).dtype
+
+
+def eps(x: Any) -> float:
+    """The machine epsilon of ``x``'s precision."""
+    return float(np.finfo(real_dtype(x)).eps)
+
+
 def kernel(xp: Any, module: str, name: str) -> Any:
     """``xp.<module>.<name>`` (``np.linalg.eig``, ``array_api_strict.fft.rfft`` ...); a
     TypeError that says which namespace lacks it."""

@@ -7,8 +7,8 @@ docs/linalg.md):
 
 - A cotangent of repeated values is shared evenly among them (``cluster_mean``), as ``max``
   splits its gradient among ties: symmetric functions of the spectrum (``sum``, norms) get
-  their exact gradient, and any function a valid subgradient that does not depend on the
-  basis LAPACK picked inside the eigenspace.
+  their exact gradient, any other function a valid subgradient, the same whichever basis
+  LAPACK picked inside the eigenspace.
 - Within a repeated value the eigenvectors are not unique. A term of an eigenvector rule
   that would divide by a zero gap is 0 where its numerator is rounding noise (the loss does
   not depend on the basis of the eigenspace: projectors, ``sum(eigvalsh(a))``...), and NaN
@@ -22,17 +22,13 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend, ops
-from tapegrad.linalg._matrix import constant_like, mH
+from tapegrad.linalg._matrix import constant_like, eps, mH
 from tapegrad.ops.primitive import raw, shape_of
 
 
 def host(x: Any) -> np.ndarray:
     """The values of a Tensor or array, on the host."""
     return backend.to_host(raw(x))
-
-
-def _eps(x: Any) -> float:
-    return float(np.finfo(host(x).dtype).eps)
 
 
 def tolerance(values: np.ndarray, eps: float) -> np.ndarray:
@@ -48,7 +44,7 @@ def clusters(values: Any, zero: Any = None) -> np.ndarray:
     groups. ``zero``, when given, adds values within that distance of 0 (singular values)
     to one group."""
     v = host(values)
-    tol = tolerance(v, _eps(values))[..., None, None]
+    tol = tolerance(v, eps(values))[..., None, None]
     same = np.abs(v[..., :, None] - v[..., None, :]) <= tol
     if zero is not None:
         small = np.abs(v) <= zero[..., None]
@@ -92,7 +88,7 @@ def undefined_where(numerator: Any, mask: np.ndarray, scale: Any) -> Any:
     ``scale`` (a term that would divide it by zero: the gradient does not exist there); 0
     elsewhere. Added to a rule's result, it marks the gradient undefined."""
     values = host(numerator)
-    noise = np.sqrt(_eps(numerator)) * np.max(host(scale), initial=0.0)
+    noise = np.sqrt(eps(numerator)) * np.max(host(scale), initial=0.0)
     bad = mask & (np.abs(values) > noise)
     if not bad.any():
         return 0.0
@@ -103,7 +99,7 @@ def check_phase_invariant(op: str, vectors: str, imaginary: Any, scale: Any) -> 
     """ValueError unless ``imaginary`` (the derivative of the loss along a common phase of
     each singular/eigenvector pair) is rounding noise next to ``scale``: complex eigenvectors
     are defined up to such a phase, so a loss that depends on it has no gradient."""
-    noise = np.sqrt(_eps(imaginary)) * np.max(host(scale), initial=0.0)
+    noise = np.sqrt(eps(imaginary)) * np.max(host(scale), initial=0.0)
     worst = np.max(np.abs(host(imaginary)), initial=0.0)
     if worst > noise:
         raise ValueError(
@@ -122,9 +118,7 @@ def fold_complement(q: Any, gq: Any, k: int, op: str) -> tuple[Any, Any]:
         inner = mH(q2) @ g2
         skew = inner - mH(inner)
         worst = float(np.max(np.abs(host(skew)), initial=0.0))
-        noise = np.sqrt(np.finfo(host(q).dtype).eps) * float(
-            np.max(np.abs(host(inner)), initial=0.0)
-        )
+        noise = np.sqrt(eps(q)) * float(np.max(np.abs(host(inner)), initial=0.0))
         if worst > noise:
             raise ValueError(
                 f"{op}: the loss depends on which orthonormal basis of the complement the "

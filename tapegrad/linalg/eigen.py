@@ -109,7 +109,7 @@ def _eigvalsh_forward(xp: Any, a: Any) -> Any:
 
 
 def _eigvalsh_vjp(g: Any, ans: Any, a: Any) -> Any:
-    w, v = eigh(a)  # recorded when an outer tape watches a: the second derivative
+    _, v = eigh(a)  # recorded when an outer tape watches a: the second derivative
     mean = _spectral.cluster_mean(g, _spectral.clusters(ans))
     return hermitian_read((v * ops.expand_dims(mean, -2)) @ mH(v))
 
@@ -194,7 +194,7 @@ def eig(a: ArrayLike) -> EigResult:
 
 
 def _eigvals_vjp(g: Any, ans: Any, a: Any) -> Any:
-    w, v = eig(a)  # the same kernel call as the forward's: the same order of eigenvalues
+    _, v = eig(a)  # the same kernel call as the forward's: the same order of eigenvalues
     mean = _spectral.cluster_mean(g, _spectral.clusters(ans))
     return solve(mH(v), ops.expand_dims(mean, -1) * mH(v))
 

@@ -1,6 +1,6 @@
 """Factorizations: cholesky qr.
 
-``cholesky``: a = L Lᴴ with L lower triangular, real positive diagonal. L⁻¹ dA L⁻ᴴ = X + Xᴴ with
+``cholesky``: A = L Lᴴ with L lower triangular, real positive diagonal. L⁻¹ dA L⁻ᴴ = X + Xᴴ with
 X = L⁻¹ dL lower triangular (real diagonal), so dL = L Φ(L⁻¹ dA L⁻ᴴ), Φ taking the lower
 triangle and half the diagonal. Its adjoint gives G = L⁻ᴴ Φ(Lᴴ L̄) L⁻¹ for a Hermitian
 perturbation (Murray, "Differentiation of the Cholesky decomposition", 2016, for real

@@ -23,10 +23,11 @@ from tapegrad.linalg._matrix import (
     as_input,
     check_matrices,
     describe,
+    eps,
     eye_like,
     mH,
+    real_dtype,
 )
-from tapegrad.linalg._spectral import host
 from tapegrad.linalg.norms import matrix_rank
 from tapegrad.linalg.singular import svdvals
 from tapegrad.ops.primitive import Primitive, raw, shape_of, unbroadcast
@@ -74,7 +75,7 @@ def pinv(
         if rtol is _NOT_GIVEN:
             rcond = 1e-15
         elif rtol is None:
-            rcond = max(shape_of(a)[-2:]) * float(np.finfo(host(a).dtype).eps)
+            rcond = max(shape_of(a)[-2:]) * eps(a)
         else:
             rcond = rtol
     elif rtol is not _NOT_GIVEN:
@@ -123,7 +124,7 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None) -> tuple[Any, 
             f"{describe(a)} and b of {describe(b)}"
         )
     m, n = shape_of(a)
-    dtype = np.result_type(host(a).dtype, host(b).dtype)
+    dtype = np.result_type(real_dtype(a), real_dtype(b))
     if rcond is None:
         rcond = float(np.finfo(dtype).eps) * max(m, n)
     x = _lstsq(a, column, rcond=float(rcond))
@@ -131,5 +132,5 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None) -> tuple[Any, 
     if rank == n and m > n:
         residuals = ops.sum(ops.abs(column - a @ x) ** 2, axis=0)
     else:
-        residuals = ops.zeros((0,), dtype=np.finfo(dtype).dtype, like=a)
+        residuals = ops.zeros((0,), dtype=dtype, like=a)
     return (ops.squeeze(x, -1) if vector else x), residuals, rank, svdvals(a)

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
-from tapegrad.linalg._matrix import LinAlgError, as_input, check_matrices
+from tapegrad import ops
+from tapegrad.linalg._matrix import LinAlgError, as_input, check_matrices, eps, real_dtype
 from tapegrad.linalg._spectral import host
 from tapegrad.linalg.singular import svdvals
 from tapegrad.linalg.solvers import inv
@@ -29,22 +29,28 @@ from tapegrad.tensor import Tensor
 ArrayLike = Any
 
 
-def _mask(condition: np.ndarray, like: Any) -> Any:
-    return ops.asarray(condition.astype(np.float64), dtype=host(like).real.dtype, like=like)
+def _where(condition: np.ndarray, value: float, like: Any) -> Any:
+    """``value`` where the host mask ``condition`` holds, 0 elsewhere, in ``like``'s real
+    dtype and namespace."""
+    values = np.where(condition, value, 0.0)
+    return ops.asarray(values, dtype=real_dtype(like), like=like)
 
 
 def _p_norm_vjp(g: Any, ans: Any, x: Any, ord: float, axis: tuple, keepdims: bool) -> Any:
+    # d‖x‖_p = Re(conj(x) |x|^(p-2) dx) / ‖x‖^(p-1): the gradient (x / ‖x‖) (|x| / ‖x‖)^(p-2)
     shape = shape_of(x)
     norm = expand_reduced(ans, shape, axis, keepdims)
-    scaled = expand_reduced(g, shape, axis, keepdims) * x / (norm + _mask(host(norm) == 0, norm))
+    norm = norm + _where(host(norm) == 0, 1.0, norm)  # x = 0 wherever the norm is 0
+    scaled = expand_reduced(g, shape, axis, keepdims) * x / norm
     if ord == 2:
-        return scaled  # x = 0 wherever the norm is 0
+        return scaled
     magnitude = ops.abs(x)
     zero = host(magnitude) == 0
-    ratio = (magnitude + _mask(zero, magnitude)) / (norm + _mask(host(norm) == 0, norm))
-    grad = scaled * ratio ** (ord - 2)  # 0 at zero entries, for ord >= 1
-    if ord < 1 and zero.any():  # |x|^ord has an infinite slope at 0
-        grad = grad + _mask(zero, x) * float("nan")
+    grad = scaled * ((magnitude + _where(zero, 1.0, magnitude)) / norm) ** (ord - 2)
+    if ord < 1 and zero.any():
+        # 0 at zero entries is right for ord >= 1; for ord < 1, |x|^ord has an infinite
+        # slope at 0: no gradient
+        grad = grad + _where(zero, np.nan, x)
     return grad
 
 
@@ -67,7 +73,7 @@ def _vector_norm(x: Any, ord: Any, axis: tuple[int, ...], keepdims: bool) -> Ten
     if ord == -math.inf:
         return ops.min(ops.abs(x), axis=axis, keepdims=keepdims)
     if ord == 0:  # a count: no gradient
-        nonzero = ops.astype(ops.not_equal(x, 0), host(x).real.dtype)
+        nonzero = ops.astype(ops.not_equal(x, 0), real_dtype(x))
         return ops.sum(nonzero, axis=axis, keepdims=keepdims)
     if ord == 1:
         return ops.sum(ops.abs(x), axis=axis, keepdims=keepdims)
@@ -180,11 +186,11 @@ def cond(x: ArrayLike, p: Any = None) -> Tensor:
             batch = shape_of(x)[:-2]
             if batch:
                 return ops.stack([cond(x[k], p) for k in range(batch[0])])
-            return ops.full((), np.inf, dtype=host(x).real.dtype, like=x)
+            return ops.full((), np.inf, dtype=real_dtype(x), like=x)
         result = norm(x, p, axis=(-2, -1)) * norm(inverse, p, axis=(-2, -1))
     # NaN (0/0: a zero matrix) means inf too, unless x itself holds NaN (ops, not host
     # values, so that tg.compile replays it)
-    nan_in_x = ops.sum(ops.astype(ops.not_equal(x, x), host(result).dtype), axis=(-2, -1))
+    nan_in_x = ops.sum(ops.astype(ops.not_equal(x, x), real_dtype(result)), axis=(-2, -1))
     inf_unless_x_nan = ops.where(ops.equal(nan_in_x, 0), np.inf, result)
     return ops.where(ops.not_equal(result, result), inf_unless_x_nan, result)
 
@@ -196,7 +202,7 @@ def _matrix_rank_forward(xp: Any, a: Any, tol: Any, rtol: Any, hermitian: bool) 
         s = xp.linalg.svdvals(a)
     if tol is None:
         if rtol is None:
-            rtol = max(a.shape[-2:]) * float(np.finfo(backend.dtype_name(s.dtype)).eps)
+            rtol = max(a.shape[-2:]) * eps(s)
         tol = xp.max(s, axis=-1, keepdims=True) * _on(xp, rtol, s)
     else:
         tol = _on(xp, tol, s)
