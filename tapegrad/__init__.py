@@ -9,7 +9,7 @@
 12.0
 """
 
-from tapegrad import data, nn, optim, random
+from tapegrad import data, fft, linalg, nn, optim, random
 from tapegrad.checkpoint import checkpoint
 from tapegrad.custom_gradient import custom_gradient
 from tapegrad.debug import detect_anomaly
@@ -39,12 +39,14 @@ __all__ = [
     "data",
     "default_device",
     "detect_anomaly",
+    "fft",
     "device_scope",
     "grad",
     "hessian",
     "hvp",
     "jacobian",
     "jvp",
+    "linalg",
     "nn",
     "no_grad",
     "optim",

@@ -292,9 +292,60 @@ def differentiable_functions(ops: Any, signatures: Any, reductions: Any) -> dict
         np.linalg.trace: s.linalg_trace,
         np.linalg.diagonal: s.linalg_diagonal,
         np.linalg.cross: s.linalg_cross,
-        np.linalg.multi_dot: s.multi_dot,
-        np.fft.fftshift: s.fftshift,
-        np.fft.ifftshift: s.ifftshift,
+        **_linalg_functions(),
+        **_fft_functions(),
+    }
+
+
+def _linalg_functions() -> dict[Any, Any]:
+    from tapegrad import linalg
+
+    return {
+        np.linalg.cholesky: linalg.cholesky,
+        np.linalg.cond: linalg.cond,
+        np.linalg.det: linalg.det,
+        np.linalg.eig: linalg.eig,
+        np.linalg.eigh: linalg.eigh,
+        np.linalg.eigvals: linalg.eigvals,
+        np.linalg.eigvalsh: linalg.eigvalsh,
+        np.linalg.inv: linalg.inv,
+        np.linalg.lstsq: linalg.lstsq,
+        np.linalg.matrix_norm: linalg.matrix_norm,
+        np.linalg.matrix_power: linalg.matrix_power,
+        np.linalg.multi_dot: linalg.multi_dot,
+        np.linalg.norm: linalg.norm,
+        np.linalg.pinv: linalg.pinv,
+        np.linalg.qr: linalg.qr,
+        np.linalg.slogdet: linalg.slogdet,
+        np.linalg.solve: linalg.solve,
+        np.linalg.svd: linalg.svd,
+        np.linalg.svdvals: linalg.svdvals,
+        np.linalg.tensorinv: linalg.tensorinv,
+        np.linalg.tensorsolve: linalg.tensorsolve,
+        np.linalg.vector_norm: linalg.vector_norm,
+    }
+
+
+def _fft_functions() -> dict[Any, Any]:
+    from tapegrad import fft
+
+    return {
+        np.fft.fft: fft.fft,
+        np.fft.fft2: fft.fft2,
+        np.fft.fftn: fft.fftn,
+        np.fft.fftshift: fft.fftshift,
+        np.fft.hfft: fft.hfft,
+        np.fft.ifft: fft.ifft,
+        np.fft.ifft2: fft.ifft2,
+        np.fft.ifftn: fft.ifftn,
+        np.fft.ifftshift: fft.ifftshift,
+        np.fft.ihfft: fft.ihfft,
+        np.fft.irfft: fft.irfft,
+        np.fft.irfft2: fft.irfft2,
+        np.fft.irfftn: fft.irfftn,
+        np.fft.rfft: fft.rfft,
+        np.fft.rfft2: fft.rfft2,
+        np.fft.rfftn: fft.rfftn,
     }
 
 
@@ -374,6 +425,7 @@ def no_gradient_functions(ops: Any, signatures: Any, reductions: Any) -> dict[An
         np.busday_offset: WITHOUT_GRADIENT,
         np.is_busday: WITHOUT_GRADIENT,
         np.datetime_as_string: WITHOUT_GRADIENT,
+        np.linalg.matrix_rank: WITHOUT_GRADIENT,
     }
 
 

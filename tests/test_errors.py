@@ -38,8 +38,11 @@ def _same(before, after):
         (lambda w: tg.sum(w, axis=2), ValueError, r"^sum: axis 2 is out of bounds for a 2-d input"),
         (lambda w: tg.concatenate([w, tg.ones((2, 2))], axis=0), ValueError, r"^concatenate: .*"),
         (lambda w: w[5], IndexError, r"^getitem: .*out of bounds"),
-        (lambda w: np.linalg.svd(w), TypeError, r"numpy\.linalg\.svd"),
-        (lambda w: np.fft.fft(w), TypeError, r"tapegrad does not support numpy\.fft\.fft"),
+        (
+            lambda w: np.lib.stride_tricks.sliding_window_view(w, 2),
+            TypeError,
+            r"numpy\.lib\.stride_tricks\.sliding_window_view",
+        ),
         (lambda w: np.exp(w, out=np.empty((2, 3))), TypeError, r"out=\.\.\."),
         (lambda w: tg.pad(w, 1, mode="median"), NotImplementedError, r"pad: mode 'median'"),
     ],
@@ -140,7 +143,7 @@ def test_ordering_ops_have_no_complex_gradient():
 
 def test_an_unsupported_numpy_function_says_what_to_do():
     with pytest.raises(TypeError, match=r"tg\.custom_gradient or tg\.Primitive.*docs/extending"):
-        np.linalg.svd(tg.tensor(np.eye(2)))
+        np.lib.stride_tricks.sliding_window_view(tg.tensor(np.eye(2)), 2)
 
 
 def test_numpy_warnings_point_at_the_users_line(tmp_path):

@@ -170,9 +170,7 @@ def test_non_differentiable_numpy_functions():
 @pytest.mark.parametrize(
     ("call", "name"),
     [
-        (lambda t: np.linalg.svd(t), "svd"),
-        (lambda t: np.linalg.det(t), "det"),
-        (lambda t: np.fft.fft(t), "fft"),
+        (lambda t: np.lib.stride_tricks.sliding_window_view(t, 2), "sliding_window_view"),
         (lambda t: np.add.at(t, [0], 1.0), "add.at"),
         (lambda t: np.add.reduceat(t, [0, 1]), "add.reduceat"),
         (lambda t: np.maximum.accumulate(t), "maximum.accumulate"),
@@ -195,8 +193,8 @@ def test_unsupported_numpy_calls_raise_and_leave_the_tape_alone(call, name):
 
 
 def test_unsupported_function_names_its_module():
-    with pytest.raises(TypeError, match=r"numpy\.linalg\.svd"):
-        np.linalg.svd(tg.tensor(np.eye(2)))
+    with pytest.raises(TypeError, match=r"numpy\.lib\.stride_tricks\.sliding_window_view"):
+        np.lib.stride_tricks.sliding_window_view(tg.tensor(np.eye(2)), 2)
 
 
 @pytest.mark.parametrize(

@@ -278,32 +278,3 @@ def linalg_cross(x1: Any, x2: Any, *, axis: int = -1) -> Tensor:
     if shape_of(x1)[axis] != 3 or shape_of(x2)[axis] != 3:
         raise ValueError("linalg.cross: both inputs must have 3 elements along axis")
     return ops.cross(x1, x2, axis=axis)
-
-
-def multi_dot(arrays: Any) -> Tensor:
-    """``np.linalg.multi_dot``: the chained matrix product (a 1-d first argument is a row,
-    a 1-d last argument a column, as in NumPy)."""
-    arrays = [_tensor(a) for a in arrays]
-    if len(arrays) < 2:
-        raise ValueError("multi_dot: expecting at least two arrays")
-    out = arrays[0]
-    for a in arrays[1:]:
-        out = ops.matmul(out, a)
-    return out
-
-
-def _shift(x: Any, axes: Any, sign: int) -> Tensor:
-    shape = shape_of(x)
-    axes = tuple(range(len(shape))) if axes is None else tuple(np.atleast_1d(axes).tolist())
-    shifts = [sign * (shape[a] // 2) for a in axes]
-    return ops.roll(x, shifts, axes)
-
-
-def fftshift(x: Any, axes: Any = None) -> Tensor:
-    """``np.fft.fftshift``: the zero frequency moved to the middle (a roll)."""
-    return _shift(x, axes, 1)
-
-
-def ifftshift(x: Any, axes: Any = None) -> Tensor:
-    """``np.fft.ifftshift``: the inverse of fftshift (a roll back)."""
-    return _shift(x, axes, -1)

@@ -1,9 +1,9 @@
 """``tapegrad.numpy.fft``: NumPy's ``numpy.fft`` names.
 
-On Tensors ``fftshift`` and ``ifftshift`` (rolls) are differentiable; the transforms
-have no gradient yet and raise a TypeError naming the function, never converting a
-Tensor to an array. ``fftfreq``/``rfftfreq`` take no arrays. On plain arrays every
-function is NumPy's own.
+Each name is NumPy's own function. On plain arrays it is NumPy; given Tensors it hands
+them to ``tg.fft`` through ``__array_function__``, so every transform records on the tape
+(docs/fft.md). ``fftfreq``/``rfftfreq`` take a length, not arrays (``tg.fft.fftfreq``
+is differentiable in a Tensor spacing ``d``).
 """
 
 from numpy.fft import (  # the namespace

@@ -1,11 +1,8 @@
 """``tapegrad.numpy.linalg``: NumPy's ``numpy.linalg`` names.
 
-On Tensors, the functions tapegrad differentiates record on the tape (``matmul``,
-``outer``, ``vecdot``, ``tensordot``, ``trace``, ``diagonal``, ``matrix_transpose``,
-``cross``, ``multi_dot``); the factorizations and solvers (``inv``, ``solve``, ``det``,
-``cholesky``, ``eigh``, ``svd``, ``norm`` ...) have no gradient yet and raise a TypeError
-naming the function, never converting a Tensor to an array. On plain arrays every
-function is NumPy's own.
+Each name is NumPy's own function. On plain arrays it is NumPy; given Tensors it hands
+them to ``tg.linalg`` through ``__array_function__``, so every factorization, solve and
+norm records on the tape (docs/linalg.md); ``matrix_rank`` has no gradient.
 """
 
 from numpy.linalg import (  # the namespace

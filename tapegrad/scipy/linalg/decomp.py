@@ -1,42 +1,16 @@
-"""The symmetric eigendecomposition: eigh eigvalsh.
-
-With A = V diag(w) Vᵀ and F_ij = 1 / (w_j - w_i) off the diagonal (0 on it), a symmetric
-perturbation moves dw = diag(Vᵀ dA V) and dV = V (F ∘ (Vᵀ dA V)), so the gradient is
-G = V (diag(w̄) + F ∘ (Vᵀ V̄)) Vᵀ, landing on the triangle SciPy reads. It assumes
-distinct eigenvalues (as every eigenvector gradient must: with a repeated eigenvalue
-the eigenvectors are not unique).
+"""The Hermitian eigendecomposition: eigh eigvalsh, SciPy's signatures over
+:func:`tapegrad.linalg.eigh` (whose rule, and its conventions for repeated eigenvalues,
+docs/linalg.md describes); the gradient lands on the triangle SciPy reads.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tapegrad import ops
-from tapegrad.ops.primitive import Primitive
-from tapegrad.scipy._dispatch import kernel
-from tapegrad.scipy.linalg._matrix import eye_like, mT, triangle_read
+from tapegrad import linalg
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
-
-
-def _eigh_packed(xp: Any, a: Any, lower: bool) -> Any:
-    """The eigenvalues as a first row above the eigenvectors: one primitive output."""
-    w, v = kernel(xp, "linalg", "eigh")(a, lower=lower)
-    return xp.concat([w[..., None, :], v], axis=-2)
-
-
-def _eigh_vjp(g: Any, ans: Any, a: Any, lower: bool) -> Any:
-    w, v = ans[..., 0, :], ans[..., 1:, :]
-    gw, gv = g[..., 0, :], g[..., 1:, :]
-    eye = eye_like(v)
-    gaps = ops.expand_dims(w, -2) - ops.expand_dims(w, -1)  # w_j - w_i
-    inverse_gaps = (1.0 - eye) / (gaps + eye)  # 0 on the diagonal
-    inner = ops.expand_dims(gw, -2) * eye + inverse_gaps * (mT(v) @ gv)
-    return triangle_read(v @ inner @ mT(v), lower)
-
-
-_eigh = Primitive("eigh", _eigh_packed).defvjp(_eigh_vjp)
 
 
 def eigh(
@@ -53,9 +27,9 @@ def eigh(
     subset_by_value: Any = None,
     driver: str | None = None,
 ) -> Any:
-    """Eigenvalues ``w`` (ascending) and eigenvectors ``v`` (columns) of a real symmetric
-    ``a``, reading its ``lower`` (or upper) triangle; ``w`` alone when ``eigvals_only``.
-    The generalized problem (``b``) and subsets are not supported.
+    """Eigenvalues ``w`` (ascending) and eigenvectors ``v`` (columns) of a Hermitian (real
+    symmetric) ``a``, reading its ``lower`` (or upper) triangle; ``w`` alone when
+    ``eigvals_only``. The generalized problem (``b``) and subsets are not supported.
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.linalg import eigh
@@ -66,17 +40,18 @@ def eigh(
         raise NotImplementedError(
             "eigh: the generalized problem (b) and eigenvalue subsets are not supported"
         )
-    packed = _eigh(a, lower=bool(lower))
-    w = packed[..., 0, :]
-    return w if eigvals_only else (w, packed[..., 1:, :])
+    uplo = "L" if lower else "U"
+    if eigvals_only:
+        return linalg.eigvalsh(a, UPLO=uplo)
+    return tuple(linalg.eigh(a, UPLO=uplo))
 
 
 def eigvalsh(a: ArrayLike, lower: bool = True) -> Tensor:
-    """The eigenvalues of a real symmetric ``a``, ascending.
+    """The eigenvalues of a Hermitian ``a``, ascending.
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.linalg import eigvalsh
     >>> eigvalsh(tg.tensor([[2.0, 0.0], [0.0, 1.0]])).numpy()
     array([1., 2.])
     """
-    return eigh(a, lower=lower, eigvals_only=True)
+    return linalg.eigvalsh(a, UPLO="L" if lower else "U")

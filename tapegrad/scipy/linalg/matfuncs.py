@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.linalg._matrix import mT
 from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
 from tapegrad.scipy._dispatch import kernel
-from tapegrad.scipy.linalg._matrix import mT
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
