@@ -19,7 +19,7 @@ from tapegrad import ops, random
 from tapegrad.nn import init
 from tapegrad.nn.module import Module
 from tapegrad.ops.primitive import Primitive, shape_of
-from tapegrad.tensor import Tensor, Variable
+from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 Pair = tuple[int, int]
@@ -192,13 +192,9 @@ class Conv2d(Module):
         self.dilation = _pair(dilation, "dilation", "Conv2d", 1)
         fan_in = in_channels * math.prod(self.kernel_size)
         shape = (out_channels, in_channels, *self.kernel_size)
-        self.weight = Variable(
-            init.kaiming_uniform(shape, fan_in, dtype=dtype, device=device, generator=generator)
+        self.weight, self.bias = init.layer_parameters(
+            shape, fan_in, out_channels if bias else None, dtype, device, generator
         )
-        self.bias = None
-        if bias:
-            bound = 1.0 / math.sqrt(fan_in)
-            self.bias = Variable(init.uniform((out_channels,), bound, dtype, device, generator))
 
     def forward(self, x: ArrayLike) -> Tensor:
         return conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation)
@@ -325,13 +321,9 @@ class Conv1d(Module):
         self.dilation = _single(dilation, "dilation", "Conv1d", 1)
         fan_in = in_channels * self.kernel_size
         shape = (out_channels, in_channels, self.kernel_size)
-        self.weight = Variable(
-            init.kaiming_uniform(shape, fan_in, dtype=dtype, device=device, generator=generator)
+        self.weight, self.bias = init.layer_parameters(
+            shape, fan_in, out_channels if bias else None, dtype, device, generator
         )
-        self.bias = None
-        if bias:
-            bound = 1.0 / math.sqrt(fan_in)
-            self.bias = Variable(init.uniform((out_channels,), bound, dtype, device, generator))
 
     def forward(self, x: ArrayLike) -> Tensor:
         return conv1d(x, self.weight, self.bias, self.stride, self.padding, self.dilation)

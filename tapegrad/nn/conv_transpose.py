@@ -19,7 +19,7 @@ from tapegrad.nn import init
 from tapegrad.nn.conv import Pair, _check_nchw, _col2im, _pair
 from tapegrad.nn.module import Module
 from tapegrad.ops.primitive import shape_of
-from tapegrad.tensor import Tensor, Variable
+from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 
@@ -125,13 +125,9 @@ class ConvTranspose2d(Module):
         # PyTorch computes the fan-in from the weight's second axis: out * kh * kw.
         fan_in = out_channels * math.prod(self.kernel_size)
         shape = (in_channels, out_channels, *self.kernel_size)
-        self.weight = Variable(
-            init.kaiming_uniform(shape, fan_in, dtype=dtype, device=device, generator=generator)
+        self.weight, self.bias = init.layer_parameters(
+            shape, fan_in, out_channels if bias else None, dtype, device, generator
         )
-        self.bias = None
-        if bias:
-            bound = 1.0 / math.sqrt(fan_in)
-            self.bias = Variable(init.uniform((out_channels,), bound, dtype, device, generator))
 
     def forward(self, x: ArrayLike) -> Tensor:
         return conv_transpose2d(

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import random
-from tapegrad.tensor import Tensor
+from tapegrad.tensor import Tensor, Variable
 
 Shape = tuple[int, ...]
 
@@ -99,3 +99,39 @@ def normal(
     dtype('float32')
     """
     return _source(generator).normal(shape, 0.0, std, dtype=dtype, device=device)
+
+
+def layer_parameters(
+    shape: Shape,
+    fan_in: int,
+    outputs: int | None,
+    dtype: Any = np.float32,
+    device: str | None = None,
+    generator: random.Generator | None = None,
+) -> tuple[Variable, Variable | None]:
+    """A Linear or convolution layer's weight and bias, with PyTorch's defaults.
+
+    The weight is ``kaiming_uniform(shape, fan_in)``; the bias, one value per output,
+    is U(-1/sqrt(fan_in), 1/sqrt(fan_in)), drawn after the weight.
+
+    Args:
+        shape: the weight's shape (Linear's ``(in, out)``, Conv2d's ``(out, in, kh, kw)``).
+        fan_in: the number of inputs each output sums over.
+        outputs: the bias's length, or None for a layer without a bias.
+        dtype, device, generator: as for ``uniform``.
+
+    Returns:
+        ``(weight, bias)`` as Variables; ``bias`` is None when ``outputs`` is None.
+
+    >>> import tapegrad as tg
+    >>> weight, bias = tg.nn.init.layer_parameters((8, 3, 2, 2), fan_in=12, outputs=8)
+    >>> weight.shape, bias.shape
+    ((8, 3, 2, 2), (8,))
+    """
+    weight = Variable(
+        kaiming_uniform(shape, fan_in, dtype=dtype, device=device, generator=generator)
+    )
+    if outputs is None:
+        return weight, None
+    bound = 1.0 / math.sqrt(fan_in)
+    return weight, Variable(uniform((outputs,), bound, dtype, device, generator))

@@ -7,7 +7,6 @@ Every layer's forward is a composition of differentiable ops, so its gradient
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -60,15 +59,9 @@ class Linear(Module):
         self.in_features = in_features
         self.out_features = out_features
         shape = (in_features, out_features)
-        self.weight = Variable(
-            init.kaiming_uniform(
-                shape, in_features, dtype=dtype, device=device, generator=generator
-            )
+        self.weight, self.bias = init.layer_parameters(
+            shape, in_features, out_features if bias else None, dtype, device, generator
         )
-        self.bias = None
-        if bias:
-            bound = 1.0 / math.sqrt(in_features)
-            self.bias = Variable(init.uniform((out_features,), bound, dtype, device, generator))
 
     def forward(self, x: ArrayLike) -> Tensor:
         return linear(x, self.weight, self.bias)
