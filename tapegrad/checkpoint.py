@@ -178,8 +178,8 @@ class _Recompute:
         sweep = current_sweep.get()
         last = self._last
         if last is None or last[0]() is not g or last[1] != tapes or last[2] is not sweep:
-            self._last = (weakref.ref(g), tapes, sweep, self._gradients(g, ans))
-        return self._last[3][k]
+            last = self._last = (weakref.ref(g), tapes, sweep, self._gradients(g, ans))
+        return last[3][k]
 
     def _gradients(self, g: Any, ans: Any) -> list[Any]:
         differentiable = [x for x in self.inputs if backend.is_real_floating(x.dtype)]

@@ -163,8 +163,8 @@ class _Backward:
         sweep = current_sweep.get()
         last = self._last
         if last is None or last[0]() is not g or last[1] != tapes or last[2] is not sweep:
-            self._last = (weakref.ref(g), tapes, sweep, self._gradients(g))
-        gradient = self._last[3][k]
+            last = self._last = (weakref.ref(g), tapes, sweep, self._gradients(g))
+        gradient = last[3][k]
         if gradient is None:
             return None
         x = saved[k]
@@ -215,7 +215,7 @@ class _Backward:
                 f"custom_gradient {self.name}: grad_fn must return one gradient per input "
                 f"({n}), got {got}"
             )
-        flat = []
+        flat: list[Tensor | None] = []
         for i, (arg, gradient) in enumerate(zip(self.args, per_arg)):
             leaves = _flatten(arg)
             found = [None] * len(leaves) if gradient is None else _flatten(gradient)

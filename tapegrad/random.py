@@ -58,7 +58,9 @@ class Generator:
     def __init__(self, seed: int | None = None) -> None:
         self.numpy_generator = np.random.default_rng(seed)
 
-    def _place(self, values: np.ndarray, dtype: Any, device: str | None, like: Any, kind: str):
+    def _place(
+        self, values: np.ndarray, dtype: Any, device: str | None, like: Any, kind: str
+    ) -> Tensor:
         if device is None and like is not None:
             name = _float_name(raw(like).dtype if dtype is None else dtype, kind)
             return ops.asarray(values.astype(name), like=like)
@@ -107,7 +109,7 @@ class Generator:
 
     def get_state(self) -> dict[str, Any]:
         """The stream's position (NumPy's bit-generator state: a dict of names and ints)."""
-        return copy.deepcopy(self.numpy_generator.bit_generator.state)
+        return copy.deepcopy(dict(self.numpy_generator.bit_generator.state))
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Continue from a position :meth:`get_state` returned."""

@@ -85,7 +85,7 @@ class GradientTape:
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
         self.persistent = persistent
         self.watch_accessed_variables = watch_accessed_variables
-        self._entries: list[Entry | None] = []
+        self._entries: list[tuple[Any, ...] | None] = []  # Entry's fields, as tuples (speed)
         self._watched: set[int] = set()  # the sources and every output computed from them
         self._roots: set[int] = set()  # the sources: watched, not computed on this tape
         self._variables: list[Variable] = []
@@ -296,7 +296,7 @@ def note_escape(t: Tensor, how: str) -> None:
     site = None
     for tape in _active.get():
         if tape._mode is TRACING:
-            tape._guard(t, how)
+            tape._guard(t, how)  # type: ignore[attr-defined]  # a tg.compile Trace
         elif tape._mode is RECORDING and _reads(tape, t):
             if site is None:
                 _refuse_scipy(t)
@@ -325,7 +325,7 @@ def host_value(x: Any, how: str) -> Any:
         return np.asarray(backend.to_host(x)) if hasattr(x, "shape") else np.asarray(x)
     for tape in _active.get():
         if tape._mode is TRACING:
-            tape._guard(x, how)
+            tape._guard(x, how)  # type: ignore[attr-defined]  # a tg.compile Trace
     return backend.to_host(x.data)
 
 

@@ -23,7 +23,7 @@ from tapegrad.tensor import Tensor, Variable
 
 OPS = ("sum", "mean", "max", "min")
 _PLANS_KEPT = 16  # plans (and their buffers) kept for structures seen recently
-_plans: dict[tuple, Plan] = {}
+_plans: dict[tuple[Any, ...], Plan] = {}
 
 
 def all_reduce(nest: Any, op: str = "sum") -> Any:
@@ -108,7 +108,7 @@ def _plan(what: str, paths: list[str], arrays: list[Any], specs: list[Spec | Non
     return plan
 
 
-def _describe(signature: tuple) -> list[str]:
+def _describe(signature: tuple[Any, ...]) -> list[str]:
     """The call and one line per leaf, for the message when ranks disagree."""
     what, leaves = signature
     lines = [what]

@@ -130,7 +130,7 @@ def _gradient(g: Any, v: Variable, k: int, what: str) -> Any:
     return g
 
 
-def _describe(signature: tuple) -> list[str]:
+def _describe(signature: tuple[Any, ...]) -> list[str]:
     what, specs = signature
     return [what] + [
         f"variable {k}: shape {s.shape} {s.dtype} ({s.home})" for k, s in enumerate(specs)

@@ -42,7 +42,7 @@ class World:
     def broadcast(self, buffer: Any, root: int) -> None:
         """Overwrite the host array ``buffer`` with ``root``'s, in place."""
 
-    def agree(self, signature: tuple, what: str, describe: Any) -> None:
+    def agree(self, signature: tuple[Any, ...], what: str, describe: Any) -> None:
         """Raise ValueError on every rank unless every rank passed an equal ``signature``."""
 
 
@@ -60,7 +60,7 @@ class MPIWorld(World):
         self.local_rank = node.Get_rank()
         node.Free()
         self._ops = {"sum": mpi.SUM, "max": mpi.MAX, "min": mpi.MIN}
-        self._agreed: set[tuple] = set()
+        self._agreed: set[tuple[Any, ...]] = set()
 
     def allreduce(self, buffer: Any, op: str) -> None:
         self.comm.Allreduce(self.mpi.IN_PLACE, buffer, op=self._ops[op])
@@ -69,7 +69,7 @@ class MPIWorld(World):
         # As bytes: any dtype travels, float16 and bool included.
         self.comm.Bcast([buffer.view(np.uint8), self.mpi.BYTE], root=root)
 
-    def agree(self, signature: tuple, what: str, describe: Any) -> None:
+    def agree(self, signature: tuple[Any, ...], what: str, describe: Any) -> None:
         """Compare a 56-bit hash of ``signature`` across ranks, once per new signature.
 
         One all-reduce of two integers finds both the largest and the smallest hash:

@@ -141,6 +141,12 @@ class MultiheadAttention(Module):
     ((3, 5, 8), (3, 5, 5))
     """
 
+    # Either the packed projection or the three separate ones (kdim or vdim given).
+    in_proj_weight: Variable
+    q_proj_weight: Variable
+    k_proj_weight: Variable
+    v_proj_weight: Variable
+
     def __init__(
         self,
         embed_dim: int,
@@ -181,6 +187,7 @@ class MultiheadAttention(Module):
             self.in_proj_bias = Variable(ops.zeros((3 * embed_dim,), dtype=dtype, device=device))
         self.out_proj = Linear(embed_dim, embed_dim, bias=bias, **options)
         if bias:
+            assert self.out_proj.bias is not None
             self.out_proj.bias.assign(np.zeros(embed_dim))
 
     def _projections(self) -> list[tuple[Any, Any]]:

@@ -11,6 +11,7 @@ both against the same gather built from ``getitem`` and ``stack``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -37,7 +38,9 @@ def output_size(size: int, kernel: int, stride: int, padding: int, dilation: int
     return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
 
 
-def _windows(padded_shape: tuple[int, ...], kernel: Pair, stride: Pair, dilation: Pair):
+def _windows(
+    padded_shape: tuple[int, ...], kernel: Pair, stride: Pair, dilation: Pair
+) -> Iterator[tuple[int, int, tuple[slice, ...]]]:
     """(i, j, index into the padded image) for each kernel offset."""
     _, _, h, w = padded_shape
     ho = output_size(h, kernel[0], stride[0], 0, dilation[0])
@@ -56,7 +59,9 @@ def _padded_shape(shape: tuple[int, ...], padding: Pair) -> tuple[int, ...]:
     return (n, c, h + 2 * padding[0], w + 2 * padding[1])
 
 
-def _im2col_forward(xp: Any, x: Any, kernel: Pair, stride: Pair, padding: Pair, dilation: Pair):
+def _im2col_forward(
+    xp: Any, x: Any, kernel: Pair, stride: Pair, padding: Pair, dilation: Pair
+) -> Any:
     if padding != (0, 0):
         padded = ops.zeros(_padded_shape(x.shape, padding), dtype=x.dtype, like=x)._data
         _, _, h, w = x.shape
@@ -68,8 +73,14 @@ def _im2col_forward(xp: Any, x: Any, kernel: Pair, stride: Pair, padding: Pair, 
 
 
 def _col2im_forward(
-    xp: Any, cols: Any, shape: tuple, kernel: Pair, stride: Pair, padding: Pair, dilation: Pair
-):
+    xp: Any,
+    cols: Any,
+    shape: tuple[int, ...],
+    kernel: Pair,
+    stride: Pair,
+    padding: Pair,
+    dilation: Pair,
+) -> Any:
     padded_shape = _padded_shape(shape, padding)
     out = ops.zeros(padded_shape, dtype=cols.dtype, like=cols)._data
     for i, j, index in _windows(padded_shape, kernel, stride, dilation):

@@ -158,11 +158,11 @@ class Module:
             v.assign(state[name])
         return self
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write ``state_dict()`` to an ``.npz`` file at ``path``."""
-        np.savez(path, **self.state_dict())
+        np.savez(path, **self.state_dict())  # type: ignore[arg-type]  # the stub: kwds vs allow_pickle
 
-    def load(self, path: str | os.PathLike) -> Module:
+    def load(self, path: str | os.PathLike[str]) -> Module:
         """Restore the Variables from an ``.npz`` file written by :meth:`save`; returns self."""
         with np.load(path, allow_pickle=False) as archive:
             return self.load_state_dict({k: archive[k] for k in archive.files})

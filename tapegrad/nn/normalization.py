@@ -139,6 +139,7 @@ class _BatchNorm(Module):
             )
         momentum = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and not recomputing():
+            assert self.num_batches_tracked is not None  # track_running_stats made it
             self.num_batches_tracked.assign(self.num_batches_tracked._data + 1)
             if self.momentum is None:  # a cumulative average of every batch seen
                 momentum = 1.0 / float(self.num_batches_tracked._data)

@@ -73,12 +73,15 @@ class _RecurrentBase(Module):
         for layer in range(num_layers):
             layer_input = input_size if layer == 0 else hidden_size * directions
             for suffix in self._suffixes(layer):
-                shapes = {"weight_ih": (layer_input, width), "weight_hh": (hidden_size, width)}
+                shapes: dict[str, tuple[int, ...]] = {
+                    "weight_ih": (layer_input, width),
+                    "weight_hh": (hidden_size, width),
+                }
                 if bias:
                     shapes.update(bias_ih=(width,), bias_hh=(width,))
                 for kind, shape in shapes.items():
-                    value = init.uniform(shape, bound, dtype, device, generator)
-                    setattr(self, kind + suffix, Variable(value))
+                    weight = init.uniform(shape, bound, dtype, device, generator)
+                    setattr(self, kind + suffix, Variable(weight))
 
     def _suffixes(self, layer: int) -> list[str]:
         return [f"_l{layer}"] + ([f"_l{layer}_reverse"] if self.bidirectional else [])
@@ -89,10 +92,12 @@ class _RecurrentBase(Module):
                 get("bias_ih" + suffix), get("bias_hh" + suffix))  # fmt: skip
 
     # --- the step of each kind, on one time step of the projected input -----------
-    def _cell(self, projected: Tensor, state: tuple, weights: tuple) -> tuple:
+    def _cell(
+        self, projected: Tensor, state: tuple[Any, ...], weights: tuple[Any, ...]
+    ) -> tuple[Any, ...]:
         raise NotImplementedError
 
-    def _project(self, x: Tensor, weights: tuple) -> Tensor:
+    def _project(self, x: Tensor, weights: tuple[Any, ...]) -> Tensor:
         """``x @ W_ih`` plus the biases that add outside any gate product."""
         w_ih, _, b_ih, b_hh = weights
         out = ops.matmul(x, w_ih)
@@ -210,7 +215,9 @@ class RNN(_RecurrentBase):
         self.nonlinearity = nonlinearity
         super().__init__(input_size, hidden_size, num_layers, **options)
 
-    def _cell(self, projected: Tensor, state: tuple, weights: tuple) -> tuple:
+    def _cell(
+        self, projected: Tensor, state: tuple[Any, ...], weights: tuple[Any, ...]
+    ) -> tuple[Any, ...]:
         _, w_hh, _, _ = weights
         pre = projected + ops.matmul(state[0], w_hh)
         return (ops.tanh(pre) if self.nonlinearity == "tanh" else ops.relu(pre),)
@@ -238,7 +245,9 @@ class LSTM(_RecurrentBase):
 
     gates = 4
 
-    def _cell(self, projected: Tensor, state: tuple, weights: tuple) -> tuple:
+    def _cell(
+        self, projected: Tensor, state: tuple[Any, ...], weights: tuple[Any, ...]
+    ) -> tuple[Any, ...]:
         h, c = state
         hidden = self.hidden_size
         pre = projected + ops.matmul(h, weights[1])
@@ -270,7 +279,9 @@ class GRU(_RecurrentBase):
 
     gates = 3
 
-    def _cell(self, projected: Tensor, state: tuple, weights: tuple) -> tuple:
+    def _cell(
+        self, projected: Tensor, state: tuple[Any, ...], weights: tuple[Any, ...]
+    ) -> tuple[Any, ...]:
         (h,) = state
         hidden = self.hidden_size
         recurrent = _hidden_product(h, weights[1], weights[3])

@@ -302,7 +302,7 @@ def _gradient_along(f: Any, axis: int, h: np.ndarray, edge_order: int) -> Tensor
             d1, d2 = dx[:-1], dx[1:]
             coefficients = (-d2 / (d1 * (d1 + d2)), (d2 - d1) / (d1 * d2), d1 / (d2 * (d1 + d2)))
             middle = (part(None, -2), part(1, -1), part(2, None))
-            pieces.append(combine([along(c) for c in coefficients], middle))
+            pieces.append(combine([along(c) for c in coefficients], middle))  # type: ignore[arg-type]
     if edge_order == 1:
         pieces.append((part(-1, None) - part(-2, -1)) / last)
     elif uniform:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import operator
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -66,7 +66,7 @@ class Primitive:
         name: str,
         forward: Callable[..., Any],
         differentiable: bool = True,
-        explain: Callable[..., str] | None = None,
+        explain: Callable[..., str | None] | None = None,
         replayable: bool = True,
         numpy: Callable[..., Any] | None = None,
         complex_rules: bool | None = None,
@@ -217,7 +217,7 @@ class Primitive:
         except (ValueError, TypeError, IndexError) as exc:
             raise type(exc)(self._explain(exc, arrays, params)) from exc
 
-    def _explain(self, exc: Exception, arrays: list[Any], params: dict[str, Any]) -> str:
+    def _explain(self, exc: Exception, arrays: Sequence[Any], params: dict[str, Any]) -> str:
         if self.explain is not None:
             message = self.explain(exc, *arrays, **params)
             if message:

@@ -188,7 +188,7 @@ def put(
     """``a`` with the flat positions ``ind`` set to ``v`` (repeated as needed); needs
     ``inplace=False`` on Tensors, as ``jax.numpy.put``."""
     ind = _host(ind, "put")
-    return _written("put", a, v, inplace, lambda out, values: np.put(out, ind, values, mode=mode))
+    return _written("put", a, v, inplace, lambda out, values: np.put(out, ind, values, mode=mode))  # type: ignore[arg-type]
 
 
 def put_along_axis(

@@ -218,7 +218,7 @@ def pad(x: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any) -> 
         out = x
         for axis, (low, high) in enumerate(widths):
             if low or high:
-                source = np.pad(np.arange(shape[axis]), (int(low), int(high)), mode=mode, **extra)
+                source = np.pad(np.arange(shape[axis]), (int(low), int(high)), mode=mode, **extra)  # type: ignore[call-overload]
                 out = ops.take(out, source, axis=axis)
         return out if isinstance(out, Tensor) else ops.asarray(out)
     if mode not in ("constant", "empty"):

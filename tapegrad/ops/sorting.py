@@ -108,7 +108,7 @@ def _static(kth: Any) -> Any:
 
 def _searchsorted_forward(xp: Any, a: Any, v: Any, side: str, sorter: Any) -> Any:
     if xp is np:
-        return np.searchsorted(a, v, side=side, sorter=sorter)
+        return np.searchsorted(a, v, side=side, sorter=sorter)  # type: ignore[call-overload]
     return xp.searchsorted(a, v, side=side, sorter=sorter)
 
 

@@ -129,11 +129,11 @@ class Optimizer:
         saved_state.load_state_dict(self, state)
         return self
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write ``state_dict()`` to an ``.npz`` file at ``path``."""
-        np.savez(path, **self.state_dict())
+        np.savez(path, **self.state_dict())  # type: ignore[arg-type]  # the stub: kwds vs allow_pickle
 
-    def load(self, path: str | os.PathLike) -> Optimizer:
+    def load(self, path: str | os.PathLike[str]) -> Optimizer:
         """Restore the state from an ``.npz`` file written by :meth:`save`; returns self."""
         with np.load(path, allow_pickle=False) as archive:
             return self.load_state_dict({k: archive[k] for k in archive.files})

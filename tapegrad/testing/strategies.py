@@ -17,7 +17,7 @@ values in the domain's complex counterpart (see :func:`elements`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from hypothesis import strategies as st
@@ -59,7 +59,7 @@ def elements(domain: str = "real", dtype: Any = np.float64) -> st.SearchStrategy
     dtype = np.dtype(dtype)
     is_complex = dtype.kind == "c"
     lo, hi = _COMPLEX_REAL_PARTS.get(domain, DOMAINS[domain]) if is_complex else DOMAINS[domain]
-    width = 32 if dtype in (np.float32, np.complex64) else 64
+    width: Literal[32, 64] = 32 if dtype in (np.float32, np.complex64) else 64
     values = _floats(lo, hi, width)
     if domain == "nonzero":
         values = st.tuples(values, st.sampled_from([-1.0, 1.0])).map(lambda p: p[0] * p[1])
@@ -68,7 +68,7 @@ def elements(domain: str = "real", dtype: Any = np.float64) -> st.SearchStrategy
     return st.builds(complex, values, _floats(*IMAGINARY_PARTS[domain], width))
 
 
-def _floats(lo: float, hi: float, width: int) -> st.SearchStrategy[float]:
+def _floats(lo: float, hi: float, width: Literal[32, 64]) -> st.SearchStrategy[float]:
     if width == 32:  # bounds the float32 grid holds (0.6 is not on it)
         lo, hi = float(np.float32(lo)), float(np.float32(hi))
     return st.floats(lo, hi, width=width, allow_nan=False, allow_infinity=False)
