@@ -176,7 +176,12 @@ def set_default_device(device: str) -> None:
 
 
 def default_device() -> str:
-    """The device new Tensors go to when none is given (``"cpu"`` unless changed)."""
+    """The device new Tensors go to when none is given (``"cpu"`` unless changed).
+
+    >>> import tapegrad as tg
+    >>> tg.default_device()
+    'cpu'
+    """
     return _default_device.get()
 
 
