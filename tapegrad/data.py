@@ -33,6 +33,14 @@ class DataLoader:
     uninterrupted one; without a seed the order comes from the default ``tg.random``
     stream (``tg.random.seed`` makes it reproducible). Arrays become Tensors on the
     default device, copied as ``tg.tensor`` copies; Tensors are indexed where they are.
+
+    >>> import tapegrad as tg
+    >>> x, y = tg.arange(10.0), tg.arange(10.0) * 2
+    >>> loader = tg.data.DataLoader((x, y), batch_size=4)
+    >>> len(loader)
+    3
+    >>> [xb.shape for xb, yb in loader]
+    [(4,), (4,), (2,)]
     """
 
     def __init__(

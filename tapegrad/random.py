@@ -120,7 +120,15 @@ _default = Generator()
 
 
 def seed(value: int | None) -> None:
-    """Reset the default Generator to ``value`` (fresh entropy when None)."""
+    """Reset the default Generator to ``value`` (fresh entropy when None).
+
+    >>> import tapegrad as tg
+    >>> tg.random.seed(0)
+    >>> a = tg.random.normal((2,))
+    >>> tg.random.seed(0)
+    >>> bool(tg.all(tg.random.normal((2,)) == a))
+    True
+    """
     global _default
     _default = Generator(value)
 
@@ -140,7 +148,15 @@ def get_state() -> dict[str, Any]:
 
 
 def set_state(state: dict[str, Any]) -> None:
-    """Move the default stream to a position :func:`get_state` returned."""
+    """Move the default stream to a position :func:`get_state` returned.
+
+    >>> import tapegrad as tg
+    >>> state = tg.random.get_state()
+    >>> a = tg.random.uniform((2,))
+    >>> tg.random.set_state(state)
+    >>> bool(tg.all(tg.random.uniform((2,)) == a))
+    True
+    """
     _default.set_state(state)
 
 

@@ -34,7 +34,19 @@ _ndarray, _generic = np.ndarray, np.generic
 
 
 class GuardError(RuntimeError):
-    """A replay's guard failed and the compiled function was told not to re-record."""
+    """A replay's guard failed and the compiled function was told not to re-record.
+
+    >>> import tapegrad as tg
+    >>> @tg.compile(on_guard_failure="raise")
+    ... def relu_sum(x):
+    ...     return tg.sum(x) if tg.sum(x).item() > 0 else tg.sum(-x)
+    >>> relu_sum(tg.tensor([1.0, 2.0])).item()
+    3.0
+    >>> relu_sum(tg.tensor([-1.0, -2.0]))
+    Traceback (most recent call last):
+    ...
+    tapegrad.replay.GuardError: ...
+    """
 
 
 class Recording:

@@ -117,21 +117,36 @@ def softplus(x: ArrayLike, beta: float = 1.0, threshold: float = 20.0) -> Tensor
 
 
 class ReLU(Module):
-    """Elementwise ``max(x, 0)``."""
+    """Elementwise ``max(x, 0)``.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.ReLU()(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[0., 0., 2.]], dtype=float64)
+    """
 
     def forward(self, x: ArrayLike) -> Tensor:
         return ops.relu(x)
 
 
 class Tanh(Module):
-    """Elementwise hyperbolic tangent."""
+    """Elementwise hyperbolic tangent.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.Tanh()(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[-0.76159416,  0.        ,  0.96402758]], dtype=float64)
+    """
 
     def forward(self, x: ArrayLike) -> Tensor:
         return ops.tanh(x)
 
 
 class Sigmoid(Module):
-    """Elementwise logistic function."""
+    """Elementwise logistic function.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.Sigmoid()(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[0.26894142, 0.5       , 0.88079708]], dtype=float64)
+    """
 
     def forward(self, x: ArrayLike) -> Tensor:
         return ops.sigmoid(x)
@@ -158,7 +173,12 @@ class GELU(Module):
 
 
 class LeakyReLU(Module):
-    """:func:`leaky_relu` with ``negative_slope`` (default 0.01)."""
+    """:func:`leaky_relu` with ``negative_slope`` (default 0.01).
+
+    >>> import tapegrad as tg
+    >>> tg.nn.LeakyReLU(0.1)(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[-0.1,  0. ,  2. ]], dtype=float64)
+    """
 
     def __init__(self, negative_slope: float = 0.01) -> None:
         self.negative_slope = negative_slope
@@ -171,7 +191,12 @@ class LeakyReLU(Module):
 
 
 class ELU(Module):
-    """:func:`elu` with ``alpha`` (default 1.0)."""
+    """:func:`elu` with ``alpha`` (default 1.0).
+
+    >>> import tapegrad as tg
+    >>> tg.nn.ELU()(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[-0.63212056,  0.        ,  2.        ]], dtype=float64)
+    """
 
     def __init__(self, alpha: float = 1.0) -> None:
         self.alpha = alpha
@@ -184,14 +209,24 @@ class ELU(Module):
 
 
 class SiLU(Module):
-    """:func:`silu`: ``x * sigmoid(x)``."""
+    """:func:`silu`: ``x * sigmoid(x)``.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.SiLU()(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[-0.26894142,  0.        ,  1.76159416]], dtype=float64)
+    """
 
     def forward(self, x: ArrayLike) -> Tensor:
         return silu(x)
 
 
 class Softplus(Module):
-    """:func:`softplus` with ``beta`` (default 1) and ``threshold`` (default 20)."""
+    """:func:`softplus` with ``beta`` (default 1) and ``threshold`` (default 20).
+
+    >>> import tapegrad as tg
+    >>> tg.nn.Softplus()(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[0.31326169, 0.69314718, 2.12692801]], dtype=float64)
+    """
 
     def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
         self.beta = beta
@@ -231,7 +266,12 @@ class Softmax(Module):
 
 
 class LogSoftmax(Module):
-    """``log_softmax`` along ``dim`` (which must be given)."""
+    """``log_softmax`` along ``dim`` (which must be given).
+
+    >>> import tapegrad as tg
+    >>> tg.nn.LogSoftmax(dim=1)(tg.tensor([[0.0, 0.0]]))
+    tensor([[-0.69314718, -0.69314718]], dtype=float64)
+    """
 
     def __init__(self, dim: int | None = None) -> None:
         self.dim = _dim(dim, "LogSoftmax")

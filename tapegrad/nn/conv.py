@@ -246,7 +246,13 @@ def max_pool2d(x: ArrayLike, kernel_size: int | Pair, stride: int | Pair | None 
 
 
 class MaxPool2d(Module):
-    """Max pooling over ``kernel_size`` windows, ``stride`` apart (default: ``kernel_size``)."""
+    """Max pooling over ``kernel_size`` windows, ``stride`` apart (default: ``kernel_size``).
+
+    >>> import tapegrad as tg
+    >>> tg.nn.MaxPool2d(2)(tg.reshape(tg.arange(16.0), (1, 1, 4, 4)))
+    tensor([[[[ 5.,  7.],
+              [13., 15.]]]], dtype=float64)
+    """
 
     def __init__(self, kernel_size: int | Pair, stride: int | Pair | None = None) -> None:
         self.kernel_size = _pair(kernel_size, "kernel_size", "MaxPool2d", 1)

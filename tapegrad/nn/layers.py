@@ -81,7 +81,12 @@ class Linear(Module):
 
 
 class Flatten(Module):
-    """Merge the axes from ``start_dim`` on into one: ``(N, C, H, W) -> (N, C*H*W)``."""
+    """Merge the axes from ``start_dim`` on into one: ``(N, C, H, W) -> (N, C*H*W)``.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.Flatten()(tg.ones((2, 3, 4, 5))).shape
+    (2, 60)
+    """
 
     def __init__(self, start_dim: int = 1) -> None:
         self.start_dim = start_dim
@@ -124,6 +129,11 @@ class Dropout(Module):
 
     Masks come from ``generator`` (the default ``tg.random`` stream when None, so
     ``tg.random.seed(n)`` makes them reproducible).
+
+    >>> import tapegrad as tg
+    >>> layer = tg.nn.Dropout(0.5)
+    >>> layer.eval()(tg.ones(4))  # the identity outside training
+    tensor([1., 1., 1., 1.], dtype=float64)
     """
 
     def __init__(self, p: float = 0.5, generator: random.Generator | None = None) -> None:

@@ -73,7 +73,13 @@ def _inside(size: int, kernel: int, stride: int, padding: int) -> np.ndarray:
 
 
 class AvgPool2d(Module):
-    """:func:`avg_pool2d` as a layer (no parameters)."""
+    """:func:`avg_pool2d` as a layer (no parameters).
+
+    >>> import tapegrad as tg
+    >>> tg.nn.AvgPool2d(2)(tg.reshape(tg.arange(16.0), (1, 1, 4, 4)))
+    tensor([[[[ 2.5,  4.5],
+              [10.5, 12.5]]]], dtype=float64)
+    """
 
     def __init__(
         self,

@@ -40,6 +40,13 @@ class Optimizer:
     so far (0 for the first) to a learning rate (see ``tg.optim.StepDecay``).
     ``state_dict()``/``load_state_dict()`` (and ``save``/``load`` to ``.npz``) carry
     everything an update depends on, so a resumed run continues bit for bit.
+
+    >>> import tapegrad as tg
+    >>> w = tg.Variable([1.0, 2.0])
+    >>> opt = tg.optim.SGD([w], lr=0.5)  # a subclass
+    >>> opt.apply_gradients([tg.tensor([1.0, 1.0])])
+    >>> w.numpy(), opt.iterations
+    (array([0.5, 1.5]), 1)
     """
 
     # The settings shown in the repr and kept in the state dict, besides lr.

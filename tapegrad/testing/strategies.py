@@ -53,7 +53,17 @@ def elements(domain: str = "real", dtype: Any = np.float64) -> st.SearchStrategy
     """Numbers in an op's domain: ``real``, ``positive``, ``unit`` (|x| < 1), ``nonzero``,
     ``small``; representable in ``dtype``. For a complex ``dtype`` the real part is drawn
     from the domain and the imaginary part from :data:`IMAGINARY_PARTS` (``positive`` is
-    then the half-plane ``real(z) >= 0.2``, ``unit`` the square ``|re|, |im| <= 0.6``)."""
+    then the half-plane ``real(z) >= 0.2``, ``unit`` the square ``|re|, |im| <= 0.6``).
+
+    >>> import tapegrad as tg
+    >>> from hypothesis import given, settings
+    >>> from tapegrad.testing import gradcheck, strategies as tst
+    >>> @settings(max_examples=20, derandomize=True, database=None)
+    ... @given(tst.elements("positive"))
+    ... def test_log_of_a_positive_number_is_finite(x):
+    ...     assert tg.isfinite(tg.log(tg.tensor(x))).item()
+    >>> test_log_of_a_positive_number_is_finite()
+    """
     if domain not in DOMAINS:
         raise ValueError(f"elements: unknown domain {domain!r}; choose from {sorted(DOMAINS)}")
     dtype = np.dtype(dtype)
@@ -75,14 +85,36 @@ def _floats(lo: float, hi: float, width: Literal[32, 64]) -> st.SearchStrategy[f
 
 
 def shapes(min_dims: int = 0, max_dims: int = 3, max_side: int = 4) -> st.SearchStrategy:
-    """Array shapes, 0-d included by default."""
+    """Array shapes, 0-d included by default.
+
+    >>> import tapegrad as tg
+    >>> from hypothesis import given, settings
+    >>> from tapegrad.testing import gradcheck, strategies as tst
+    >>> @settings(max_examples=20, derandomize=True, database=None)
+    ... @given(tst.shapes(min_dims=1, max_dims=2))
+    ... def test_ones_have_the_shape(shape):
+    ...     assert tg.ones(shape).shape == shape
+    >>> test_ones_have_the_shape()
+    """
     return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=1, max_side=max_side)
 
 
 def broadcastable_shapes(
     num_shapes: int = 2, min_dims: int = 0, max_dims: int = 3, max_side: int = 4
 ) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
-    """Tuples of ``num_shapes`` shapes that broadcast together (NumPy's rules)."""
+    """Tuples of ``num_shapes`` shapes that broadcast together (NumPy's rules).
+
+    >>> import tapegrad as tg
+    >>> from hypothesis import given, settings
+    >>> from tapegrad.testing import gradcheck, strategies as tst
+    >>> import numpy as np
+    >>> @settings(max_examples=20, derandomize=True, database=None)
+    ... @given(tst.broadcastable_shapes(num_shapes=2))
+    ... def test_add_broadcasts(shapes):
+    ...     a, b = shapes
+    ...     assert (tg.ones(a) + tg.ones(b)).shape == np.broadcast_shapes(a, b)
+    >>> test_add_broadcasts()
+    """
     return hnp.mutually_broadcastable_shapes(
         num_shapes=num_shapes, min_dims=min_dims, max_dims=max_dims, min_side=1, max_side=max_side
     ).map(lambda b: b.input_shapes)
@@ -95,7 +127,17 @@ def arrays(
     unique: bool = False,
 ) -> st.SearchStrategy[np.ndarray]:
     """NumPy arrays of ``shape`` (a tuple or a strategy; random shapes when None) of
-    ``dtype``, real or complex."""
+    ``dtype``, real or complex.
+
+    >>> import tapegrad as tg
+    >>> from hypothesis import given, settings
+    >>> from tapegrad.testing import gradcheck, strategies as tst
+    >>> @settings(max_examples=10, derandomize=True, database=None)
+    ... @given(tst.arrays(shape=(3,), domain="unit"))
+    ... def test_arcsin_gradient(a):
+    ...     assert gradcheck(tg.arcsin, [a])
+    >>> test_arcsin_gradient()
+    """
     return hnp.arrays(
         dtype=dtype,
         shape=shapes() if shape is None else shape,
@@ -110,7 +152,17 @@ def tensors(
     domain: str = "real",
     unique: bool = False,
 ) -> st.SearchStrategy[Tensor]:
-    """tapegrad Tensors with values in ``domain`` (see :func:`elements`)."""
+    """tapegrad Tensors with values in ``domain`` (see :func:`elements`).
+
+    >>> import tapegrad as tg
+    >>> from hypothesis import given, settings
+    >>> from tapegrad.testing import gradcheck, strategies as tst
+    >>> @settings(max_examples=10, derandomize=True, database=None)
+    ... @given(tst.tensors(shape=(2, 3), dtype="float32"))
+    ... def test_tanh_keeps_float32(x):
+    ...     assert tg.tanh(x).dtype == "float32"
+    >>> test_tanh_keeps_float32()
+    """
     return arrays(shape, dtype, domain, unique).map(tensor)
 
 
@@ -122,7 +174,18 @@ def broadcastable_tensors(
     domain: str | tuple[str, ...] = "real",
     max_dims: int = 3,
 ) -> tuple[Tensor, ...]:
-    """``num`` Tensors whose shapes broadcast together; ``domain`` may differ per Tensor."""
+    """``num`` Tensors whose shapes broadcast together; ``domain`` may differ per Tensor.
+
+    >>> import tapegrad as tg
+    >>> from hypothesis import given, settings
+    >>> from tapegrad.testing import gradcheck, strategies as tst
+    >>> @settings(max_examples=10, derandomize=True, database=None)
+    ... @given(tst.broadcastable_tensors(2, domain=("real", "positive")))
+    ... def test_power_gradient(pair):
+    ...     x, y = pair
+    ...     assert gradcheck(lambda y: tg.power(y, x), [y])
+    >>> test_power_gradient()
+    """
     domains = (domain,) * num if isinstance(domain, str) else domain
     input_shapes = draw(broadcastable_shapes(num, max_dims=max_dims))
     return tuple(draw(tensors(s, dtype, d)) for s, d in zip(input_shapes, domains))
