@@ -2,6 +2,7 @@
 public object, and links between pages and to the repository's files resolve."""
 
 import importlib
+import inspect
 import re
 import types
 from pathlib import Path
@@ -129,6 +130,60 @@ def test_the_api_pages_are_in_the_nav():
     nav = (ROOT / "mkdocs.yml").read_text()
     for page in (DOCS / "api").glob("*.md"):
         assert f"api/{page.name}" in nav, f"docs/api/{page.name} is missing from mkdocs.yml's nav"
+
+
+# --- every public name has a docstring with a runnable example -----------------------------
+
+# The names whose docstrings also carry Google-style ``Args:``, ``Returns:`` and ``Raises:``
+# sections. The functions that mirror NumPy, SciPy or PyTorch (the op library, tg.linalg,
+# tg.fft, tapegrad.scipy, tg.nn) take those libraries' arguments: their docstrings give what
+# differs, the gradient, and an example (docs/api/ops.md says so). Add a name here when its
+# docstring gets its sections.
+SECTIONED = [
+    "tapegrad.grad",
+    "tapegrad.value_and_grad",
+    "tapegrad.vjp",
+    "tapegrad.jvp",
+    "tapegrad.jacobian",
+    "tapegrad.hessian",
+    "tapegrad.hvp",
+]
+
+
+def public_objects():
+    """Dotted path -> object, for every public function and class."""
+    objects = {}
+    for path, is_module in public_paths().items():
+        if not is_module:
+            module, _, name = path.rpartition(".")
+            objects[path] = getattr(importlib.import_module(module), name)
+    return objects
+
+
+def test_every_public_name_has_a_docstring_with_an_example():
+    # ``>>>`` examples run as doctests: pyproject.toml's ``--doctest-modules`` collects the
+    # docstrings of every module under tapegrad/.
+    lacking = [
+        path
+        for path, value in public_objects().items()
+        if ">>>" not in (inspect.getdoc(value) or "")
+    ]
+    assert not lacking, (
+        f"{len(lacking)} public names lack a docstring with a `>>>` example: "
+        f"{', '.join(sorted(lacking))}"
+    )
+
+
+@pytest.mark.parametrize("path", SECTIONED)
+def test_sectioned_docstrings_describe_arguments_returns_and_raises(path):
+    module, _, name = path.rpartition(".")
+    value = getattr(importlib.import_module(module), name)
+    doc = inspect.getdoc(value) or ""
+    for section in ("Args:", "Returns:", "Raises:"):
+        assert re.search(rf"^{section}$", doc, re.M), f"{path}'s docstring has no {section}"
+    documented_args = set(re.findall(r"^    \*{0,2}(\w+):", doc.split("Args:")[1], re.M))
+    for parameter in inspect.signature(value).parameters:
+        assert parameter in documented_args, f"{path}: Args: does not describe {parameter}"
 
 
 # --- the guides: links resolve, no reference to files outside the repository ---------------
