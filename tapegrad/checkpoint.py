@@ -56,6 +56,17 @@ def checkpoint(f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     any order) are those of ``f`` itself; the memory of ``f``'s intermediates is held
     only while its forward runs, once in the forward pass and once in the sweep.
 
+    Args:
+        f: The function to checkpoint.
+        *args: When given, ``f``'s positional arguments: ``f`` is called at once.
+        **kwargs: ``f``'s keyword arguments, with ``args``.
+
+    Returns:
+        The checkpointed function, or its result when ``args`` are given.
+
+    Raises:
+        TypeError: ``f`` is not callable.
+
     >>> import tapegrad as tg
     >>> w = tg.Variable([[0.5, -1.0], [2.0, 0.1]])
     >>> block = tg.checkpoint(lambda x: tg.tanh(x @ w) * 2.0)

@@ -42,6 +42,19 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
     derivatives (second order and up) are available. On complex values, the cotangents
     it gets and the gradients it returns follow docs/complex.md (``dL/dx + i dL/dy``).
 
+    Args:
+        f: A function of Tensors returning ``(y, grad_fn)``.
+
+    Returns:
+        The decorated function: it returns ``y`` and records one entry whose rule is
+        ``grad_fn``.
+
+    Raises:
+        TypeError: When called: ``f`` does not return a pair ``(y, grad_fn)``, ``y`` is not
+            floating Tensors of one dtype, or ``grad_fn`` returns the wrong number of
+            gradients.
+        ValueError: In the sweep: ``grad_fn`` returns a gradient of the wrong shape.
+
     >>> import tapegrad as tg
     >>> @tg.custom_gradient
     ... def log1pexp(x):

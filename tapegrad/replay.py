@@ -296,6 +296,19 @@ def compile(  # noqa: A001 - the name users know from torch.compile / jax.jit
     through a replay: it records one entry per output on the tapes that watch
     its inputs, whose rule runs the recorded rules in reverse.
 
+    Args:
+        f: The function, of Tensors, arrays, Variables it reads, and other arguments that
+            become part of the signature. Without it, ``compile(...)`` returns a decorator.
+        on_guard_failure: ``"retrace"`` (record the new path) or ``"raise"``
+            (:class:`GuardError`).
+        max_recordings: How many paths to keep per signature before the oldest is dropped.
+
+    Returns:
+        The compiled function (or a decorator making one), with ``f``'s name and docstring.
+
+    Raises:
+        ValueError: ``on_guard_failure`` is not ``"retrace"`` or ``"raise"``.
+
     >>> import tapegrad as tg
     >>> @tg.compile
     ... def f(x):

@@ -24,6 +24,10 @@ class Tensor(ArrayMethods):
     Its NumPy array is read-only once it is handed out (``.data``, ``.numpy()``,
     ``np.asarray``): a tape may have saved it, and a write would change a gradient.
 
+    Args:
+        data: A backend array (NumPy, CuPy, or an array-API array), kept without a copy.
+            Users make Tensors with :func:`tapegrad.tensor`, which copies and converts.
+
     >>> import tapegrad as tg
     >>> x = tg.tensor([1.0, 2.0])
     >>> (x * 2).sum().item()
@@ -318,6 +322,18 @@ class Variable(Tensor):
     Each assignment bumps ``version``. A trainable Variable read inside a
     ``GradientTape(watch_accessed_variables=True)`` is watched automatically.
 
+    Args:
+        data: The initial value: a Tensor, array, nested list or scalar (copied).
+        dtype: Its dtype (NumPy's rules when None).
+        device: ``"cpu"``, ``"gpu"`` or ``"gpu:N"``; the default device when None.
+        trainable: Whether tapes watch it automatically when it is read, and optimizers
+            accept it.
+        name: A label for errors, listings and ``state_dict`` keys.
+
+    Raises:
+        TypeError: ``data`` cannot be a Tensor (strings, objects).
+        ValueError: ``device`` is unknown.
+
     >>> import tapegrad as tg
     >>> w = tg.Variable([1.0, 2.0], name="w")
     >>> w.assign_sub([0.5, 0.5]).numpy()
@@ -420,6 +436,19 @@ def tensor(data: Any, dtype: Any = None, device: str | None = None) -> Tensor:
     """A new Tensor holding a copy of ``data`` (NumPy's dtype rules apply).
 
     ``device`` is ``"cpu"`` (the default device when None), ``"gpu"`` or ``"gpu:N"``.
+
+    Args:
+        data: A Tensor, array, nested list or Python scalar.
+        dtype: The result's dtype; NumPy's choice when None.
+        device: ``"cpu"``, ``"gpu"`` or ``"gpu:N"``; the default device when None.
+
+    Returns:
+        A new Tensor (not watched by any tape).
+
+    Raises:
+        TypeError: ``data`` holds strings or other objects NumPy would keep as objects.
+        ValueError: ``data`` is ragged, or ``device`` is unknown.
+        RuntimeError: A GPU device was asked for and CuPy is not installed.
 
     >>> import tapegrad as tg
     >>> tg.tensor([1, 2]).dtype, tg.tensor(1.5).dtype
