@@ -35,6 +35,18 @@ def all_reduce(nest: Any, op: str = "sum") -> Any:
     mean of integers is floating, as in NumPy. A float32 leaf stays float32.
     The result carries no gradient.
 
+    Args:
+        nest: Tensors, arrays or numbers, nested in lists, tuples and dicts.
+        op: ``"sum"``, ``"mean"``, ``"max"`` or ``"min"``.
+
+    Returns:
+        A nest like ``nest`` holding the reduced values.
+
+    Raises:
+        ValueError: ``op`` is unknown, or the ranks passed nests of different structures,
+            shapes or dtypes.
+        TypeError: A leaf is not a Tensor, an array or a number.
+
     >>> import tapegrad as tg
     >>> import tapegrad.distributed as dist
     >>> dist.all_reduce({"loss": tg.tensor([0.5, 1.5]), "count": 32}, op="sum")
@@ -58,6 +70,18 @@ def broadcast(nest: Any, root: int = 0) -> Any:
     ``broadcast(model.trainable_variables, root=0)`` starts every rank from rank
     0's weights. Returns a nest of the same structure: the Variables themselves,
     and root's values for the other leaves (as :func:`all_reduce` returns them).
+
+    Args:
+        nest: Variables, Tensors, arrays or numbers, nested in lists, tuples and dicts.
+        root: The rank whose values everyone gets.
+
+    Returns:
+        A nest like ``nest`` holding root's values.
+
+    Raises:
+        ValueError: ``root`` is not a rank, or the ranks passed nests of different
+            structures, shapes or dtypes.
+        TypeError: A leaf is not a Tensor, an array or a number.
 
     >>> import tapegrad as tg
     >>> import tapegrad.distributed as dist

@@ -31,6 +31,14 @@ class DistributedOptimizer:
     attribute (``variables``, ``lr``, ``iterations``, ``state`` ...) is the wrapped
     optimizer's. In a world of one it hands the gradients straight through.
 
+    Args:
+        optimizer: The optimizer to wrap (any object with ``apply_gradients``).
+        bucket_bytes: The size of each all-reduce's buffer, at least 1 byte.
+
+    Raises:
+        TypeError: ``optimizer`` has no ``apply_gradients``.
+        ValueError: ``bucket_bytes`` is below 1.
+
     >>> import tapegrad as tg
     >>> import tapegrad.distributed as dist
     >>> w = tg.Variable([1.0])

@@ -118,6 +118,12 @@ def init(comm: Any = None) -> None:
     prints that rank's traceback and aborts every rank (``MPI.COMM_WORLD.Abort(1)``),
     so a failure ends the job with an error instead of leaving the others waiting.
 
+    Args:
+        comm: An mpi4py communicator, or None for ``MPI.COMM_WORLD`` (or a world of one).
+
+    Raises:
+        RuntimeError: The world was already initialised with another communicator.
+
     >>> import tapegrad.distributed as dist
     >>> dist.init()  # a plain `python` process: a world of one
     >>> dist.rank(), dist.world_size()
@@ -189,6 +195,9 @@ def world() -> World:
 def rank() -> int:
     """This process's rank: 0 to ``world_size() - 1`` (0 in a world of one).
 
+    Returns:
+        The rank, an int.
+
     >>> import tapegrad.distributed as dist
     >>> dist.rank()
     0
@@ -198,6 +207,9 @@ def rank() -> int:
 
 def world_size() -> int:
     """How many processes take part (1 when not launched by an MPI launcher).
+
+    Returns:
+        The number of ranks, an int.
 
     >>> import tapegrad.distributed as dist
     >>> dist.world_size()
@@ -209,6 +221,9 @@ def world_size() -> int:
 def local_rank() -> int:
     """This process's rank among those on the same machine: pick a GPU with it,
     ``tg.set_default_device(f"gpu:{dist.local_rank()}")``.
+
+    Returns:
+        The rank on this machine, an int.
 
     >>> import tapegrad.distributed as dist
     >>> dist.local_rank()

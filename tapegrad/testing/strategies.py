@@ -55,6 +55,14 @@ def elements(domain: str = "real", dtype: Any = np.float64) -> st.SearchStrategy
     from the domain and the imaginary part from :data:`IMAGINARY_PARTS` (``positive`` is
     then the half-plane ``real(z) >= 0.2``, ``unit`` the square ``|re|, |im| <= 0.6``).
 
+    Args:
+        domain: ``"real"``, ``"positive"``, ``"unit"``, ``"nonzero"`` or ``"small"`` (see
+            :func:`elements`).
+        dtype: A real or complex floating dtype the numbers must fit.
+
+    Returns:
+        A Hypothesis strategy of Python floats (complex numbers for a complex dtype).
+
     >>> import tapegrad as tg
     >>> from hypothesis import given, settings
     >>> from tapegrad.testing import gradcheck, strategies as tst
@@ -87,6 +95,14 @@ def _floats(lo: float, hi: float, width: Literal[32, 64]) -> st.SearchStrategy[f
 def shapes(min_dims: int = 0, max_dims: int = 3, max_side: int = 4) -> st.SearchStrategy:
     """Array shapes, 0-d included by default.
 
+    Args:
+        min_dims: The fewest axes.
+        max_dims: The most axes.
+        max_side: The longest axis.
+
+    Returns:
+        A Hypothesis strategy of shape tuples.
+
     >>> import tapegrad as tg
     >>> from hypothesis import given, settings
     >>> from tapegrad.testing import gradcheck, strategies as tst
@@ -103,6 +119,15 @@ def broadcastable_shapes(
     num_shapes: int = 2, min_dims: int = 0, max_dims: int = 3, max_side: int = 4
 ) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
     """Tuples of ``num_shapes`` shapes that broadcast together (NumPy's rules).
+
+    Args:
+        num_shapes: How many shapes each example holds.
+        min_dims: The fewest axes of each.
+        max_dims: The most axes of each.
+        max_side: The longest axis.
+
+    Returns:
+        A Hypothesis strategy of tuples of shapes.
 
     >>> import tapegrad as tg
     >>> from hypothesis import given, settings
@@ -129,6 +154,16 @@ def arrays(
     """NumPy arrays of ``shape`` (a tuple or a strategy; random shapes when None) of
     ``dtype``, real or complex.
 
+    Args:
+        shape: A shape tuple, a strategy of them, or None for :func:`shapes`.
+        dtype: A real or complex floating dtype.
+        domain: ``"real"``, ``"positive"``, ``"unit"``, ``"nonzero"`` or ``"small"`` (see
+            :func:`elements`).
+        unique: Whether the elements must differ (for ops with ties, such as ``max``).
+
+    Returns:
+        A Hypothesis strategy of NumPy arrays.
+
     >>> import tapegrad as tg
     >>> from hypothesis import given, settings
     >>> from tapegrad.testing import gradcheck, strategies as tst
@@ -154,6 +189,16 @@ def tensors(
 ) -> st.SearchStrategy[Tensor]:
     """tapegrad Tensors with values in ``domain`` (see :func:`elements`).
 
+    Args:
+        shape: A shape tuple, a strategy of them, or None for :func:`shapes`.
+        dtype: A real or complex floating dtype.
+        domain: ``"real"``, ``"positive"``, ``"unit"``, ``"nonzero"`` or ``"small"`` (see
+            :func:`elements`).
+        unique: Whether the elements must differ (for ops with ties, such as ``max``).
+
+    Returns:
+        A Hypothesis strategy of Tensors.
+
     >>> import tapegrad as tg
     >>> from hypothesis import given, settings
     >>> from tapegrad.testing import gradcheck, strategies as tst
@@ -175,6 +220,15 @@ def broadcastable_tensors(
     max_dims: int = 3,
 ) -> tuple[Tensor, ...]:
     """``num`` Tensors whose shapes broadcast together; ``domain`` may differ per Tensor.
+
+    Args:
+        num: How many Tensors each example holds.
+        dtype: A real or complex floating dtype.
+        domain: One domain for all, or a tuple with one per Tensor (see :func:`elements`).
+        max_dims: The most axes of each.
+
+    Returns:
+        A Hypothesis strategy of tuples of Tensors.
 
     >>> import tapegrad as tg
     >>> from hypothesis import given, settings
