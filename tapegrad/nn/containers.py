@@ -60,6 +60,12 @@ class _Indexed(Module):
 class Sequential(_Indexed):
     """Layers applied one after another; ``model[i]`` is the i-th layer.
 
+    Args:
+        *layers: The Modules, in order.
+
+    Raises:
+        TypeError: A layer is not a Module.
+
     >>> import tapegrad as tg
     >>> model = tg.nn.Sequential(tg.nn.Linear(4, 8), tg.nn.ReLU(), tg.nn.Linear(8, 2))
     >>> model(tg.ones((3, 4), dtype="float32")).shape, len(model)
@@ -84,6 +90,12 @@ class Sequential(_Indexed):
 
 class ModuleList(_Indexed):
     """A list of layers whose Variables the enclosing Module finds (``0.weight``, ...).
+
+    Args:
+        modules: The initial Modules.
+
+    Raises:
+        TypeError: An entry is not a Module.
 
     >>> import tapegrad as tg
     >>> blocks = tg.nn.ModuleList([tg.nn.Linear(2, 2) for _ in range(3)])
@@ -128,6 +140,13 @@ class ModuleList(_Indexed):
 
 class ModuleDict(Module):
     """Layers by name; the names become the first part of their Variables' names.
+
+    Args:
+        modules: A mapping, or ``(name, module)`` pairs; names are identifiers.
+
+    Raises:
+        TypeError: A value is not a Module.
+        KeyError: A name is not an identifier, or starts with ``_``.
 
     >>> import tapegrad as tg
     >>> heads = tg.nn.ModuleDict({"digit": tg.nn.Linear(4, 10), "parity": tg.nn.Linear(4, 2)})

@@ -117,6 +117,19 @@ def im2col(
     ``out[n, c, i, j, y, x]`` is the zero-padded input at row
     ``y * stride + i * dilation`` and column ``x * stride + j * dilation``.
 
+    Args:
+        x: The input ``(N, C, H, W)``.
+        kernel_size: The window's size (an int or an ``(h, w)`` pair).
+        stride: The step between windows (an int or an ``(h, w)`` pair).
+        padding: Zeros added on each side (an int or an ``(h, w)`` pair).
+        dilation: The spacing between kernel elements (an int or an ``(h, w)`` pair).
+
+    Returns:
+        ``(N, C, kh, kw, H_out, W_out)``.
+
+    Raises:
+        ValueError: The input is not 4-d or is smaller than the kernel.
+
     >>> import tapegrad as tg
     >>> tg.nn.im2col(tg.ones((2, 3, 5, 5)), 3, padding=1).shape
     (2, 3, 3, 3, 5, 5)
@@ -147,6 +160,20 @@ def conv2d(
     """2-D cross-correlation (PyTorch's conv2d) of NCHW ``x`` with ``weight`` of shape
     ``(out_channels, in_channels, kh, kw)``, plus ``bias`` per output channel.
 
+    Args:
+        x: The input ``(N, C, H, W)``.
+        weight: ``(out_channels, C, kh, kw)``.
+        bias: ``(out_channels,)``, or None.
+        stride: The step between windows (an int or an ``(h, w)`` pair).
+        padding: Zeros added on each side (an int or an ``(h, w)`` pair).
+        dilation: The spacing between kernel elements (an int or an ``(h, w)`` pair).
+
+    Returns:
+        ``(N, out_channels, H_out, W_out)``.
+
+    Raises:
+        ValueError: The shapes do not fit.
+
     >>> import tapegrad as tg
     >>> tg.nn.conv2d(tg.ones((1, 2, 4, 4)), tg.ones((3, 2, 3, 3)), padding=1).shape
     (1, 3, 4, 4)
@@ -175,6 +202,23 @@ def conv2d(
 class Conv2d(Module):
     """A 2-D convolution layer on NCHW input; weight ``(out, in, kh, kw)`` and bias
     Kaiming-uniform initialised like PyTorch's (bound ``1/sqrt(in * kh * kw)``).
+
+    Args:
+        in_channels: The input's channels (axis 1).
+        out_channels: The output's channels.
+        kernel_size: The kernel's size (an int or an ``(h, w)`` pair).
+        stride: The step between windows (an int or an ``(h, w)`` pair).
+        padding: Zeros added on each side (an int or an ``(h, w)`` pair).
+        dilation: The spacing between kernel elements (an int or an ``(h, w)`` pair).
+        bias: Whether to add a learnable bias per output channel.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: A size is not positive; when called, the input is not NCHW with
+            ``in_channels`` channels, or is smaller than the kernel.
 
     >>> import tapegrad as tg
     >>> conv = tg.nn.Conv2d(1, 8, 3, padding=1)
@@ -228,6 +272,17 @@ def max_pool2d(x: ArrayLike, kernel_size: int | Pair, stride: int | Pair | None 
     (``kernel_size`` apart when None); rows and columns that do not fill a window are dropped.
     Tied maxima share the gradient evenly.
 
+    Args:
+        x: The input ``(N, C, H, W)``.
+        kernel_size: The window's size (an int or an ``(h, w)`` pair).
+        stride: The step between windows; ``kernel_size`` when None.
+
+    Returns:
+        ``(N, C, H_out, W_out)``.
+
+    Raises:
+        ValueError: The input is not 4-d or is smaller than a window.
+
     >>> import tapegrad as tg
     >>> tg.nn.max_pool2d(tg.ones((1, 1, 5, 4)), 2).shape
     (1, 1, 2, 2)
@@ -247,6 +302,13 @@ def max_pool2d(x: ArrayLike, kernel_size: int | Pair, stride: int | Pair | None 
 
 class MaxPool2d(Module):
     """Max pooling over ``kernel_size`` windows, ``stride`` apart (default: ``kernel_size``).
+
+    Args:
+        kernel_size: The window's size (an int or an ``(h, w)`` pair).
+        stride: The step between windows; ``kernel_size`` when None.
+
+    Raises:
+        ValueError: When called, the input is not NCHW or is smaller than a window.
 
     >>> import tapegrad as tg
     >>> tg.nn.MaxPool2d(2)(tg.reshape(tg.arange(16.0), (1, 1, 4, 4)))
@@ -285,6 +347,20 @@ def conv1d(
     """1-D cross-correlation (PyTorch's conv1d) of ``x`` ``(N, C, L)`` with ``weight``
     ``(out_channels, C, k)``: conv2d on a height-1 image.
 
+    Args:
+        x: The input ``(N, C, L)``.
+        weight: ``(out_channels, C, k)``.
+        bias: ``(out_channels,)``, or None.
+        stride: The step between windows.
+        padding: Zeros added at each end.
+        dilation: The spacing between kernel elements.
+
+    Returns:
+        ``(N, out_channels, L_out)``.
+
+    Raises:
+        ValueError: The shapes do not fit.
+
     >>> import tapegrad as tg
     >>> tg.nn.conv1d(tg.ones((2, 3, 10)), tg.ones((4, 3, 3)), stride=2).shape
     (2, 4, 4)
@@ -315,6 +391,23 @@ def conv1d(
 class Conv1d(Module):
     """A 1-D convolution layer on ``(N, C, L)`` input; weight ``(out, in, k)`` and bias
     Kaiming-uniform initialised like PyTorch's (bound ``1/sqrt(in * k)``).
+
+    Args:
+        in_channels: The input's channels (axis 1).
+        out_channels: The output's channels.
+        kernel_size: The kernel's length.
+        stride: The step between windows.
+        padding: Zeros added at each end.
+        dilation: The spacing between kernel elements.
+        bias: Whether to add a learnable bias per output channel.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: A size is not positive; when called, the input is not ``(N, C, L)`` with
+            ``in_channels`` channels, or is shorter than the kernel.
 
     >>> import tapegrad as tg
     >>> tg.nn.Conv1d(2, 5, 3, padding=1)(tg.ones((4, 2, 7), dtype="float32")).shape

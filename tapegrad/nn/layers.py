@@ -24,6 +24,17 @@ ArrayLike = Any
 def linear(x: ArrayLike, weight: ArrayLike, bias: ArrayLike | None = None) -> Tensor:
     """``x @ weight + bias`` with ``weight`` of shape ``(in_features, out_features)``.
 
+    Args:
+        x: The input ``(..., in_features)``.
+        weight: ``(in_features, out_features)``.
+        bias: ``(out_features,)``, or None.
+
+    Returns:
+        ``(..., out_features)``.
+
+    Raises:
+        ValueError: The input's last axis does not fit the weight.
+
     >>> import tapegrad as tg
     >>> tg.nn.linear(tg.ones((2, 3)), tg.ones((3, 4)), tg.zeros(4)).shape
     (2, 4)
@@ -41,6 +52,19 @@ def linear(x: ArrayLike, weight: ArrayLike, bias: ArrayLike | None = None) -> Te
 class Linear(Module):
     """``x @ weight + bias``; weight ``(in_features, out_features)``, Kaiming-uniform
     initialised like PyTorch's (bound ``1/sqrt(in_features)`` for weight and bias).
+
+    Args:
+        in_features: The size of the input's last axis.
+        out_features: The size of the output's last axis.
+        bias: Whether to add a learnable bias.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: A size is not positive; when called, the input's last axis is not
+            ``in_features``.
 
     >>> import tapegrad as tg
     >>> layer = tg.nn.Linear(3, 2)
@@ -83,6 +107,12 @@ class Linear(Module):
 class Flatten(Module):
     """Merge the axes from ``start_dim`` on into one: ``(N, C, H, W) -> (N, C*H*W)``.
 
+    Args:
+        start_dim: The first axis to merge.
+
+    Raises:
+        ValueError: When called, ``start_dim`` is out of range for the input.
+
     >>> import tapegrad as tg
     >>> tg.nn.Flatten()(tg.ones((2, 3, 4, 5))).shape
     (2, 60)
@@ -105,6 +135,19 @@ def dropout(
 ) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)``
     (only when ``training``; otherwise ``x`` is returned unchanged).
+
+    Args:
+        x: The input.
+        p: The probability of zeroing an element, in ``[0, 1]``.
+        training: Whether to drop (otherwise ``x`` is returned).
+        generator: The random stream of the mask; the default ``tg.random`` stream when
+            None.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+
+    Raises:
+        ValueError: ``p`` is outside ``[0, 1]``.
 
     >>> import tapegrad as tg
     >>> y = tg.nn.dropout(tg.ones(1000), 0.5, generator=tg.random.Generator(0))
@@ -130,6 +173,13 @@ class Dropout(Module):
     Masks come from ``generator`` (the default ``tg.random`` stream when None, so
     ``tg.random.seed(n)`` makes them reproducible).
 
+    Args:
+        p: The probability of zeroing an element, in ``[0, 1]``.
+        generator: The random stream of the masks.
+
+    Raises:
+        ValueError: ``p`` is outside ``[0, 1]``.
+
     >>> import tapegrad as tg
     >>> layer = tg.nn.Dropout(0.5)
     >>> layer.eval()(tg.ones(4))  # the identity outside training
@@ -151,6 +201,16 @@ class Dropout(Module):
 
 def embedding(indices: Any, weight: ArrayLike) -> Tensor:
     """Rows of ``weight`` at integer ``indices``: shape ``indices.shape + (dim,)``.
+
+    Args:
+        indices: Integer row numbers, in ``[0, weight.shape[0])``.
+        weight: The table ``(num_embeddings, dim)``.
+
+    Returns:
+        ``indices.shape + (dim,)``.
+
+    Raises:
+        ValueError: The indices are not integers, or are out of range.
 
     >>> import tapegrad as tg
     >>> tg.nn.embedding([[0, 2]], tg.eye(3)).shape
@@ -177,6 +237,17 @@ def embedding(indices: Any, weight: ArrayLike) -> Tensor:
 class Embedding(Module):
     """A lookup table of ``num_embeddings`` vectors of size ``embedding_dim``,
     initialised N(0, 1) like PyTorch's.
+
+    Args:
+        num_embeddings: The number of rows.
+        embedding_dim: The size of each row.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: When called, the indices are not integers in ``[0, num_embeddings)``.
 
     >>> import tapegrad as tg
     >>> tg.nn.Embedding(10, 4)(tg.tensor([[1, 2, 3]])).shape
@@ -213,6 +284,19 @@ def layer_norm(
     """Normalise over the trailing ``normalized_shape`` axes to zero mean and unit (biased)
     variance, then scale by ``weight`` and shift by ``bias``.
 
+    Args:
+        x: The input.
+        normalized_shape: The trailing axes to normalise over (an int for one).
+        weight: The scale, of ``normalized_shape``, or None.
+        bias: The shift, of ``normalized_shape``, or None.
+        eps: Added to the variance for stability.
+
+    Returns:
+        The normalised ``x``, of its shape.
+
+    Raises:
+        ValueError: The input does not end in ``normalized_shape``.
+
     >>> import tapegrad as tg
     >>> y = tg.nn.layer_norm(tg.tensor([[1.0, 2.0, 3.0]]), 3)
     >>> round(float(y.mean().item()), 6), round(float(y.var().item()), 3)
@@ -238,6 +322,16 @@ def layer_norm(
 class LayerNorm(Module):
     """Layer normalisation over the trailing ``normalized_shape`` axes, with a learnable
     elementwise scale (ones) and shift (zeros).
+
+    Args:
+        normalized_shape: The trailing axes to normalise over (an int for one).
+        eps: Added to the variance for stability.
+        elementwise_affine: Whether to learn a scale and a shift per element.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+
+    Raises:
+        ValueError: When called, the input does not end in ``normalized_shape``.
 
     >>> import tapegrad as tg
     >>> tg.nn.LayerNorm(4)(tg.ones((2, 4), dtype="float32")).shape

@@ -197,6 +197,18 @@ class RNN(_RecurrentBase):
     ``rnn(x, h_0=None)`` returns ``(output, h_n)``: ``output`` ``(L, N, D * hidden)`` (``(N, L,
     ...)`` with ``batch_first``), ``h_n`` ``(D * num_layers, N, hidden)``.
 
+    Args:
+        input_size: The size of the input's last axis.
+        hidden_size: The size of the hidden state.
+        num_layers: Stacked recurrent layers.
+        nonlinearity: ``"tanh"`` or ``"relu"``.
+        **options: ``bias``, ``batch_first``, ``dropout``, ``bidirectional``, ``dtype``,
+            ``device`` and ``generator``, as for :class:`LSTM`.
+
+    Raises:
+        ValueError: A size is not a positive int or ``dropout`` is outside ``[0, 1]``; when
+            called, the input or the initial state has the wrong shape.
+
     >>> import tapegrad as tg
     >>> rnn = tg.nn.RNN(4, 8, num_layers=2, batch_first=True)
     >>> output, h_n = rnn(tg.ones((3, 5, 4), dtype="float32"))
@@ -236,6 +248,23 @@ class LSTM(_RecurrentBase):
 
     ``lstm(x, (h_0, c_0)=None)`` returns ``(output, (h_n, c_n))``.
 
+    Args:
+        input_size: The size of the input's last axis.
+        hidden_size: The size of the hidden state.
+        num_layers: Stacked recurrent layers.
+        bias: Whether to add the biases ``b_ih`` and ``b_hh``.
+        batch_first: Whether input and output are ``(N, L, ...)`` instead of ``(L, N, ...)``.
+        dropout: Dropout on the outputs of each layer but the last (in training mode).
+        bidirectional: Whether to add a layer running backwards in time.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: A size is not a positive int or ``dropout`` is outside ``[0, 1]``; when
+            called, the input or the initial state has the wrong shape.
+
     >>> import tapegrad as tg
     >>> lstm = tg.nn.LSTM(8, 16, bidirectional=True)
     >>> output, (h_n, c_n) = lstm(tg.ones((7, 2, 8), dtype="float32"))
@@ -270,6 +299,23 @@ class GRU(_RecurrentBase):
     """Gated recurrent unit, gates ``r, z, n`` in PyTorch's order (see the module text).
 
     ``gru(x, h_0=None)`` returns ``(output, h_n)``.
+
+    Args:
+        input_size: The size of the input's last axis.
+        hidden_size: The size of the hidden state.
+        num_layers: Stacked recurrent layers.
+        bias: Whether to add the biases ``b_ih`` and ``b_hh``.
+        batch_first: Whether input and output are ``(N, L, ...)`` instead of ``(L, N, ...)``.
+        dropout: Dropout on the outputs of each layer but the last (in training mode).
+        bidirectional: Whether to add a layer running backwards in time.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: A size is not a positive int or ``dropout`` is outside ``[0, 1]``; when
+            called, the input or the initial state has the wrong shape.
 
     >>> import tapegrad as tg
     >>> gru = tg.nn.GRU(3, 5)
