@@ -117,6 +117,7 @@ class DataLoader:
         return {"epoch": self.epoch}
 
     def load_state_dict(self, state: dict[str, Any]) -> DataLoader:
+        """Resume from what :meth:`state_dict` returned; returns self."""
         self.epoch = int(state["epoch"])
         return self
 

@@ -24,6 +24,13 @@ class Tensor(ArrayMethods):
     Its NumPy array is read-only once it is handed out (``.data``, ``.numpy()``,
     ``np.asarray``): a tape may have saved it, and a write would change a gradient.
 
+    Attributes and methods are NumPy's ndarray's: ``shape``, ``dtype``, ``ndim``, ``size``,
+    ``T``, ``real`` and ``imag``, ``device`` (``"cpu"``, ``"gpu:N"``); ``numpy()`` and
+    ``item()`` leave the tape (a host copy, a Python scalar); ``t.sum(axis)``, ``t.mean``,
+    ``t.reshape(shape)``, ``t.exp()`` and the other methods are the functions of the same
+    name (``tg.sum(t, axis)``, ...), and the operators (``+ - * / ** @``, comparisons,
+    indexing) are ``tg.add``, ``tg.matmul``, ``tg.getitem`` and so on, recorded like them.
+
     Args:
         data: A backend array (NumPy, CuPy, or an array-API array), kept without a copy.
             Users make Tensors with :func:`tapegrad.tensor`, which copies and converts.

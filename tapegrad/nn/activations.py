@@ -163,6 +163,7 @@ class ReLU(Module):
     """
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return ops.relu(x)
 
 
@@ -175,6 +176,7 @@ class Tanh(Module):
     """
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return ops.tanh(x)
 
 
@@ -187,6 +189,7 @@ class Sigmoid(Module):
     """
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return ops.sigmoid(x)
 
 
@@ -210,6 +213,7 @@ class GELU(Module):
         self.approximate = approximate
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return gelu(x, self.approximate)
 
     def extra_repr(self) -> str:
@@ -231,6 +235,7 @@ class LeakyReLU(Module):
         self.negative_slope = negative_slope
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return leaky_relu(x, self.negative_slope)
 
     def extra_repr(self) -> str:
@@ -252,6 +257,7 @@ class ELU(Module):
         self.alpha = alpha
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return elu(x, self.alpha)
 
     def extra_repr(self) -> str:
@@ -267,6 +273,7 @@ class SiLU(Module):
     """
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return silu(x)
 
 
@@ -287,6 +294,7 @@ class Softplus(Module):
         self.threshold = threshold
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return softplus(x, self.beta, self.threshold)
 
     def extra_repr(self) -> str:
@@ -319,6 +327,7 @@ class Softmax(Module):
         self.dim = _dim(dim, "Softmax")
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``softmax(x)`` along ``dim``."""
         return ops.softmax(x, axis=self.dim)
 
     def extra_repr(self) -> str:
@@ -343,6 +352,7 @@ class LogSoftmax(Module):
         self.dim = _dim(dim, "LogSoftmax")
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``log_softmax(x)`` along ``dim``."""
         return ops.log_softmax(x, axis=self.dim)
 
     def extra_repr(self) -> str:
@@ -365,4 +375,5 @@ class Identity(Module):
         pass
 
     def forward(self, x: Any) -> Any:
+        """``x`` itself."""
         return x

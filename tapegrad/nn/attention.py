@@ -246,6 +246,7 @@ class MultiheadAttention(Module):
         average_attn_weights: bool = True,
         is_causal: bool = False,
     ) -> tuple[Tensor, Tensor | None]:
+        """``(output, weights)`` for ``query``, ``key`` and ``value`` (see the class text)."""
         inputs = [x if isinstance(x, Tensor) else ops.asarray(x) for x in (query, key, value)]
         batched = inputs[0].ndim == 3
         expected = [self.embed_dim, self.kdim, self.vdim]

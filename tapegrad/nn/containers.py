@@ -80,9 +80,11 @@ class Sequential(_Indexed):
 
     @property
     def layers(self) -> list[Module]:
+        """The layers, in order."""
         return self._layers()
 
     def forward(self, x: Any) -> Any:
+        """``x`` passed through each layer in turn."""
         for layer in self._layers():
             x = layer(x)
         return x
@@ -133,6 +135,7 @@ class ModuleList(_Indexed):
         self._set_layers(layers)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """Raises NotImplementedError: a ModuleList is iterated over, not called."""
         raise NotImplementedError(
             "ModuleList has no forward: iterate over it (for layer in self.layers: ...)"
         )
@@ -189,12 +192,15 @@ class ModuleDict(Module):
         return iter(self.keys())
 
     def keys(self) -> list[str]:
+        """The names, in insertion order."""
         return [name for name, _ in self.named_children()]
 
     def values(self) -> list[Module]:
+        """The layers, in insertion order."""
         return [layer for _, layer in self.named_children()]
 
     def items(self) -> list[tuple[str, Module]]:
+        """``(name, layer)`` pairs, in insertion order."""
         return list(self.named_children())
 
     def update(self, modules: Mapping[str, Module] | Iterable[tuple[str, Module]]) -> None:
@@ -204,4 +210,5 @@ class ModuleDict(Module):
             self[key] = layer
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """Raises NotImplementedError: a ModuleDict's layers are called by key."""
         raise NotImplementedError("ModuleDict has no forward: call its layers by key")

@@ -256,6 +256,7 @@ class Conv2d(Module):
             self.bias = Variable(init.uniform((out_channels,), bound, dtype, device, generator))
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The convolution of NCHW ``x``: ``(N, out_channels, H_out, W_out)``."""
         return conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation)
 
     def extra_repr(self) -> str:
@@ -323,6 +324,7 @@ class MaxPool2d(Module):
         )
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The pooled NCHW ``x``: ``(N, C, H_out, W_out)``."""
         return max_pool2d(x, self.kernel_size, self.stride)
 
     def extra_repr(self) -> str:
@@ -444,6 +446,7 @@ class Conv1d(Module):
             self.bias = Variable(init.uniform((out_channels,), bound, dtype, device, generator))
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The convolution of ``x`` ``(N, C, L)``: ``(N, out_channels, L_out)``."""
         return conv1d(x, self.weight, self.bias, self.stride, self.padding, self.dilation)
 
     def extra_repr(self) -> str:

@@ -167,6 +167,7 @@ class ConvTranspose2d(Module):
             self.bias = Variable(init.uniform((out_channels,), bound, dtype, device, generator))
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The transposed convolution of NCHW ``x``: ``(N, out_channels, H_out, W_out)``."""
         return conv_transpose2d(
             x, self.weight, self.bias, self.stride, self.padding, self.output_padding,
             self.dilation,

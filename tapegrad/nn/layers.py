@@ -95,6 +95,7 @@ class Linear(Module):
             self.bias = Variable(init.uniform((out_features,), bound, dtype, device, generator))
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``x @ weight + bias`` for ``x`` of shape ``(..., in_features)``."""
         return linear(x, self.weight, self.bias)
 
     def extra_repr(self) -> str:
@@ -122,6 +123,7 @@ class Flatten(Module):
         self.start_dim = start_dim
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``x`` with the axes from ``start_dim`` on merged into one."""
         shape = shape_of(x)
         (start,) = normalize_axis(self.start_dim, len(shape), "Flatten")
         return ops.reshape(x, shape[:start] + (-1,))
@@ -193,6 +195,7 @@ class Dropout(Module):
         self.generator = generator
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``x`` with elements dropped (training mode) or unchanged (evaluation mode)."""
         return dropout(x, self.p, self.training, self.generator)
 
     def extra_repr(self) -> str:
@@ -268,6 +271,7 @@ class Embedding(Module):
         self.weight = Variable(init.normal(shape, 1.0, dtype, device, generator))
 
     def forward(self, indices: Any) -> Tensor:
+        """The rows at integer ``indices``: ``indices.shape + (embedding_dim,)``."""
         return embedding(indices, self.weight)
 
     def extra_repr(self) -> str:
@@ -355,6 +359,7 @@ class LayerNorm(Module):
             self.bias = Variable(ops.zeros(self.normalized_shape, dtype=dtype, device=device))
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``x`` normalised over its trailing ``normalized_shape`` axes."""
         return layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:

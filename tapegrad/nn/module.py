@@ -41,6 +41,7 @@ class Module:
         pass
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """The computation; subclasses define it, and calling the Module runs it."""
         raise NotImplementedError(f"{type(self).__name__} does not define forward()")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

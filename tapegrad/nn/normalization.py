@@ -145,6 +145,8 @@ class _BatchNorm(Module):
             )
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``x`` normalised per channel: by the batch's statistics in training mode, by the
+        running ones in evaluation mode."""
         shape = shape_of(x)
         name = type(self).__name__
         if len(shape) not in self.ranks:

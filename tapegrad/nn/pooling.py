@@ -128,6 +128,7 @@ class AvgPool2d(Module):
         self.divisor_override = divisor_override
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The pooled NCHW ``x``: ``(N, C, H_out, W_out)``."""
         return avg_pool2d(
             x, self.kernel_size, self.stride, self.padding, False, self.count_include_pad,
             self.divisor_override,
@@ -201,6 +202,7 @@ class AdaptiveAvgPool2d(Module):
         self.output_size = output_size
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``x`` ``(..., H, W)`` averaged into ``output_size`` bins."""
         return adaptive_avg_pool2d(x, self.output_size)
 
     def extra_repr(self) -> str:

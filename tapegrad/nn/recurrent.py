@@ -235,6 +235,7 @@ class RNN(_RecurrentBase):
         return (ops.tanh(pre) if self.nonlinearity == "tanh" else ops.relu(pre),)
 
     def forward(self, x: ArrayLike, hx: ArrayLike | None = None) -> tuple[Tensor, Tensor]:
+        """``(output, h_n)`` for the sequence ``x`` from ``hx`` (zeros when None)."""
         output, (h_n,) = self._run(x, hx, 1)
         return output, h_n
 
@@ -291,6 +292,8 @@ class LSTM(_RecurrentBase):
     def forward(
         self, x: ArrayLike, hx: tuple[ArrayLike, ArrayLike] | None = None
     ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+        """``(output, (h_n, c_n))`` for the sequence ``x`` from ``hx = (h_0, c_0)`` (zeros
+        when None)."""
         output, (h_n, c_n) = self._run(x, hx, 2)
         return output, (h_n, c_n)
 
@@ -337,5 +340,6 @@ class GRU(_RecurrentBase):
         return ((1.0 - z) * n + z * h,)
 
     def forward(self, x: ArrayLike, hx: ArrayLike | None = None) -> tuple[Tensor, Tensor]:
+        """``(output, h_n)`` for the sequence ``x`` from ``hx`` (zeros when None)."""
         output, (h_n,) = self._run(x, hx, 1)
         return output, h_n

@@ -358,6 +358,7 @@ class ReduceLROnPlateau:
         }  # fmt: skip
 
     def load_state_dict(self, state: dict[str, float]) -> None:
+        """Resume from what :meth:`state_dict` returned."""
         self.lr = float(state["lr"])
         self.best = float(state["best"])
         self.num_bad_epochs = int(state["num_bad_epochs"])
