@@ -238,6 +238,23 @@ def sectioned():
     return sorted(paths) + SECTIONED_NAMES
 
 
+def test_every_public_method_has_a_docstring():
+    # The methods and properties the API reference shows under each class.
+    lacking = []
+    for path, value in public_objects().items():
+        if not inspect.isclass(value):
+            continue
+        for name, member in vars(value).items():
+            function = member.fget if isinstance(member, property) else member
+            function = getattr(function, "__func__", function)
+            if name.startswith("_") or not callable(function):
+                continue
+            if getattr(function, "__module__", "").startswith("tapegrad"):
+                if not inspect.getdoc(function):
+                    lacking.append(f"{path}.{name}")
+    assert not lacking, f"public methods without a docstring: {', '.join(sorted(set(lacking)))}"
+
+
 @pytest.mark.parametrize("path", sectioned())
 def test_sectioned_docstrings_describe_arguments_and_results(path):
     value = resolve(path)
