@@ -49,13 +49,25 @@ PUBLIC_MODULES = [
     "tapegrad.testing.strategies",
     "tapegrad.distributed",
     "tapegrad.scipy",
+    "tapegrad.numpy",
 ]
 EXTRA_PUBLIC = {"tapegrad": ["compile"]}
+# NumPy's namespace: most of its names are NumPy's own objects (NumPy documents them); the
+# public names here are the functions tapegrad defines in their place.
+OWN_OBJECTS_ONLY = {"tapegrad.numpy"}
 
 
 def public_names(module):
     names = getattr(module, "__all__", None)
-    if names is None:
+    if module.__name__ in OWN_OBJECTS_ONLY:
+        names = [
+            name
+            for name, value in vars(module).items()
+            if not name.startswith("_")
+            and (inspect.isfunction(value) or inspect.isclass(value))
+            and getattr(value, "__module__", "").startswith("tapegrad.")
+        ]
+    elif names is None:
         names = [
             name
             for name, value in vars(module).items()
