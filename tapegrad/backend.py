@@ -29,7 +29,7 @@ _UNKNOWN = object()
 
 # type -> namespace (or None for objects that are not arrays); the namespace of an
 # array depends only on its type, and looking it up is the slow part.
-_namespaces: dict[type, ModuleType | None] = {_ndarray: np}
+_namespaces: dict[type, Any] = {_ndarray: np}  # a namespace, None, or _UNKNOWN
 
 
 class MixedDevicesError(ValueError):
@@ -49,6 +49,7 @@ def namespace(*arrays: Any) -> ModuleType:
     """
     found = None
     first = None
+    xp: Any
     for a in arrays:
         cls = type(a)
         if cls is _ndarray:
@@ -69,6 +70,7 @@ def namespace(*arrays: Any) -> ModuleType:
 
 
 def _lookup(cls: type, a: Any) -> ModuleType | None:
+    xp: ModuleType | None
     if issubclass(cls, (_generic, _ndarray)):
         xp = np
     elif cls.__module__.startswith("cupy"):

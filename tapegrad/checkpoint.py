@@ -56,6 +56,17 @@ def checkpoint(f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     any order) are those of ``f`` itself; the memory of ``f``'s intermediates is held
     only while its forward runs, once in the forward pass and once in the sweep.
 
+    Args:
+        f: The function to checkpoint.
+        *args: When given, ``f``'s positional arguments: ``f`` is called at once.
+        **kwargs: ``f``'s keyword arguments, with ``args``.
+
+    Returns:
+        The checkpointed function, or its result when ``args`` are given.
+
+    Raises:
+        TypeError: ``f`` is not callable.
+
     >>> import tapegrad as tg
     >>> w = tg.Variable([[0.5, -1.0], [2.0, 0.1]])
     >>> block = tg.checkpoint(lambda x: tg.tanh(x @ w) * 2.0)
@@ -178,8 +189,8 @@ class _Recompute:
         sweep = current_sweep.get()
         last = self._last
         if last is None or last[0]() is not g or last[1] != tapes or last[2] is not sweep:
-            self._last = (weakref.ref(g), tapes, sweep, self._gradients(g, ans))
-        return self._last[3][k]
+            last = self._last = (weakref.ref(g), tapes, sweep, self._gradients(g, ans))
+        return last[3][k]
 
     def _gradients(self, g: Any, ans: Any) -> list[Any]:
         differentiable = [x for x in self.inputs if backend.is_real_floating(x.dtype)]

@@ -42,6 +42,19 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
     derivatives (second order and up) are available. On complex values, the cotangents
     it gets and the gradients it returns follow docs/complex.md (``dL/dx + i dL/dy``).
 
+    Args:
+        f: A function of Tensors returning ``(y, grad_fn)``.
+
+    Returns:
+        The decorated function: it returns ``y`` and records one entry whose rule is
+        ``grad_fn``.
+
+    Raises:
+        TypeError: When called: ``f`` does not return a pair ``(y, grad_fn)``, ``y`` is not
+            floating Tensors of one dtype, or ``grad_fn`` returns the wrong number of
+            gradients.
+        ValueError: In the sweep: ``grad_fn`` returns a gradient of the wrong shape.
+
     >>> import tapegrad as tg
     >>> @tg.custom_gradient
     ... def log1pexp(x):
@@ -163,8 +176,8 @@ class _Backward:
         sweep = current_sweep.get()
         last = self._last
         if last is None or last[0]() is not g or last[1] != tapes or last[2] is not sweep:
-            self._last = (weakref.ref(g), tapes, sweep, self._gradients(g))
-        gradient = self._last[3][k]
+            last = self._last = (weakref.ref(g), tapes, sweep, self._gradients(g))
+        gradient = last[3][k]
         if gradient is None:
             return None
         x = saved[k]
@@ -215,7 +228,7 @@ class _Backward:
                 f"custom_gradient {self.name}: grad_fn must return one gradient per input "
                 f"({n}), got {got}"
             )
-        flat = []
+        flat: list[Tensor | None] = []
         for i, (arg, gradient) in enumerate(zip(self.args, per_arg)):
             leaves = _flatten(arg)
             found = [None] * len(leaves) if gradient is None else _flatten(gradient)

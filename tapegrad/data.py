@@ -33,6 +33,26 @@ class DataLoader:
     uninterrupted one; without a seed the order comes from the default ``tg.random``
     stream (``tg.random.seed`` makes it reproducible). Arrays become Tensors on the
     default device, copied as ``tg.tensor`` copies; Tensors are indexed where they are.
+
+    Args:
+        arrays: A Tensor or array, or a tuple or list of them sharing their first axis.
+        batch_size: Examples per batch, at least 1.
+        shuffle: Whether each pass visits the examples in a new order.
+        drop_last: Whether to drop a last batch smaller than ``batch_size``.
+        seed: Seeds the shuffled orders (from the default generator when None).
+
+    Raises:
+        TypeError: ``batch_size`` is not an int.
+        ValueError: ``arrays`` is empty, the arrays differ in length (or have no first axis),
+            or ``batch_size`` is below 1.
+
+    >>> import tapegrad as tg
+    >>> x, y = tg.arange(10.0), tg.arange(10.0) * 2
+    >>> loader = tg.data.DataLoader((x, y), batch_size=4)
+    >>> len(loader)
+    3
+    >>> [xb.shape for xb, yb in loader]
+    [(4,), (4,), (2,)]
     """
 
     def __init__(
@@ -97,6 +117,7 @@ class DataLoader:
         return {"epoch": self.epoch}
 
     def load_state_dict(self, state: dict[str, Any]) -> DataLoader:
+        """Resume from what :meth:`state_dict` returned; returns self."""
         self.epoch = int(state["epoch"])
         return self
 

@@ -36,6 +36,12 @@ def detect_anomaly() -> Iterator[None]:
     ``detect_anomaly`` a reverse sweep keeps the tape's entries until it is done,
     so ``print(tape)`` still shows the entry after an error.
 
+    Returns:
+        A context manager.
+
+    Raises:
+        FloatingPointError: Inside the block, at the first NaN or inf.
+
     >>> import tapegrad as tg
     >>> with tg.detect_anomaly():
     ...     tg.log(tg.tensor(-1.0))

@@ -164,6 +164,13 @@ def build(device: str | None, make: Any) -> Any:
 def set_default_device(device: str) -> None:
     """Make ``device`` the default for new Tensors in this thread/context.
 
+    Args:
+        device: ``"cpu"``, ``"gpu"`` or ``"gpu:N"``.
+
+    Raises:
+        ValueError: ``device`` is unknown.
+        RuntimeError: A GPU device was asked for and CuPy is not installed.
+
     >>> import tapegrad as tg
     >>> tg.set_default_device("cpu")
     >>> tg.default_device()
@@ -176,7 +183,15 @@ def set_default_device(device: str) -> None:
 
 
 def default_device() -> str:
-    """The device new Tensors go to when none is given (``"cpu"`` unless changed)."""
+    """The device new Tensors go to when none is given (``"cpu"`` unless changed).
+
+    Returns:
+        The device string, such as ``"cpu"`` or ``"gpu:0"``.
+
+    >>> import tapegrad as tg
+    >>> tg.default_device()
+    'cpu'
+    """
     return _default_device.get()
 
 
@@ -184,6 +199,16 @@ def default_device() -> str:
 def device_scope(device: str) -> Iterator[str]:
     """New Tensors default to ``device`` inside the ``with`` block (for a GPU, CuPy's
     current device is that GPU there too, so its kernels run on it).
+
+    Args:
+        device: ``"cpu"``, ``"gpu"`` or ``"gpu:N"``.
+
+    Returns:
+        A context manager that yields the device string.
+
+    Raises:
+        ValueError: ``device`` is unknown.
+        RuntimeError: A GPU device was asked for and CuPy is not installed.
 
     >>> import tapegrad as tg
     >>> with tg.device_scope("cpu"):

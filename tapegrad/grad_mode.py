@@ -21,6 +21,9 @@ def no_grad() -> Iterator[None]:
     Also a decorator (``@tg.no_grad()``). Values computed inside carry no gradient to
     the tapes outside, as under ``tape.stop_recording()`` of each of them.
 
+    Returns:
+        A context manager (also usable as a decorator).
+
     >>> import tapegrad as tg
     >>> w = tg.Variable(3.0)
     >>> with tg.GradientTape() as tape:

@@ -47,6 +47,12 @@ class Generator:
     (float32 or float64) or ``like`` says otherwise, and land on ``device`` or
     next to ``like``.
 
+    Args:
+        seed: A non-negative int, or None for fresh entropy.
+
+    Raises:
+        ValueError: ``seed`` is negative.
+
     >>> import tapegrad as tg
     >>> g = tg.random.Generator(42)
     >>> g.uniform((2, 3), -1.0, 1.0, dtype="float32").dtype
@@ -58,7 +64,9 @@ class Generator:
     def __init__(self, seed: int | None = None) -> None:
         self.numpy_generator = np.random.default_rng(seed)
 
-    def _place(self, values: np.ndarray, dtype: Any, device: str | None, like: Any, kind: str):
+    def _place(
+        self, values: np.ndarray, dtype: Any, device: str | None, like: Any, kind: str
+    ) -> Tensor:
         if device is None and like is not None:
             name = _float_name(raw(like).dtype if dtype is None else dtype, kind)
             return ops.asarray(values.astype(name), like=like)
@@ -107,7 +115,7 @@ class Generator:
 
     def get_state(self) -> dict[str, Any]:
         """The stream's position (NumPy's bit-generator state: a dict of names and ints)."""
-        return copy.deepcopy(self.numpy_generator.bit_generator.state)
+        return copy.deepcopy(dict(self.numpy_generator.bit_generator.state))
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Continue from a position :meth:`get_state` returned."""
@@ -118,13 +126,30 @@ _default = Generator()
 
 
 def seed(value: int | None) -> None:
-    """Reset the default Generator to ``value`` (fresh entropy when None)."""
+    """Reset the default Generator to ``value`` (fresh entropy when None).
+
+    Args:
+        value: A non-negative int, or None.
+
+    Raises:
+        ValueError: ``value`` is negative.
+
+    >>> import tapegrad as tg
+    >>> tg.random.seed(0)
+    >>> a = tg.random.normal((2,))
+    >>> tg.random.seed(0)
+    >>> bool(tg.all(tg.random.normal((2,)) == a))
+    True
+    """
     global _default
     _default = Generator(value)
 
 
 def get_state() -> dict[str, Any]:
     """The default stream's position, to save with a model that draws from it (Dropout).
+
+    Returns:
+        A dict to pass to :func:`set_state`.
 
     >>> import tapegrad as tg
     >>> tg.random.seed(0)
@@ -138,7 +163,21 @@ def get_state() -> dict[str, Any]:
 
 
 def set_state(state: dict[str, Any]) -> None:
-    """Move the default stream to a position :func:`get_state` returned."""
+    """Move the default stream to a position :func:`get_state` returned.
+
+    Args:
+        state: A dict :func:`get_state` returned.
+
+    Raises:
+        ValueError: ``state`` is not a state of the default generator's kind.
+
+    >>> import tapegrad as tg
+    >>> state = tg.random.get_state()
+    >>> a = tg.random.uniform((2,))
+    >>> tg.random.set_state(state)
+    >>> bool(tg.all(tg.random.uniform((2,)) == a))
+    True
+    """
     _default.set_state(state)
 
 
@@ -151,6 +190,21 @@ def normal(
     like: Any = None,
 ) -> Tensor:
     """N(mean, std**2) samples from the default Generator (see :meth:`Generator.normal`).
+
+    Args:
+        shape: The result's shape (an int or a tuple).
+        mean: The mean.
+        std: The standard deviation, non-negative.
+        dtype: ``float32`` or ``float64``; the dtype of ``like``, or float64, when None.
+        device: The result's device; that of ``like``, or the default device, when None.
+        like: A Tensor or array whose dtype and device the result takes.
+
+    Returns:
+        A Tensor of samples (no tape records it).
+
+    Raises:
+        TypeError: ``dtype`` is not a floating-point dtype.
+        ValueError: ``std`` is negative.
 
     >>> import tapegrad as tg
     >>> tg.random.normal((2, 3), dtype="float32").dtype
@@ -168,6 +222,21 @@ def uniform(
     like: Any = None,
 ) -> Tensor:
     """Uniform samples on ``[low, high)`` from the default Generator.
+
+    Args:
+        shape: The result's shape (an int or a tuple).
+        low: The lower bound (included).
+        high: The upper bound (excluded), at least ``low``.
+        dtype: ``float32`` or ``float64``; the dtype of ``like``, or float64, when None.
+        device: The result's device; that of ``like``, or the default device, when None.
+        like: A Tensor or array whose dtype and device the result takes.
+
+    Returns:
+        A Tensor of samples (no tape records it).
+
+    Raises:
+        TypeError: ``dtype`` is not a floating-point dtype.
+        ValueError: ``high`` is below ``low``.
 
     >>> import tapegrad as tg
     >>> u = tg.random.uniform(1000, -1.0, 1.0).numpy()

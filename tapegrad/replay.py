@@ -34,7 +34,19 @@ _ndarray, _generic = np.ndarray, np.generic
 
 
 class GuardError(RuntimeError):
-    """A replay's guard failed and the compiled function was told not to re-record."""
+    """A replay's guard failed and the compiled function was told not to re-record.
+
+    >>> import tapegrad as tg
+    >>> @tg.compile(on_guard_failure="raise")
+    ... def relu_sum(x):
+    ...     return tg.sum(x) if tg.sum(x).item() > 0 else tg.sum(-x)
+    >>> relu_sum(tg.tensor([1.0, 2.0])).item()
+    3.0
+    >>> relu_sum(tg.tensor([-1.0, -2.0]))
+    Traceback (most recent call last):
+    ...
+    tapegrad.replay.GuardError: ...
+    """
 
 
 class Recording:
@@ -283,6 +295,19 @@ def compile(  # noqa: A001 - the name users know from torch.compile / jax.jit
     signature) or :class:`GuardError` is raised (``"raise"``). Gradients flow
     through a replay: it records one entry per output on the tapes that watch
     its inputs, whose rule runs the recorded rules in reverse.
+
+    Args:
+        f: The function, of Tensors, arrays, Variables it reads, and other arguments that
+            become part of the signature. Without it, ``compile(...)`` returns a decorator.
+        on_guard_failure: ``"retrace"`` (record the new path) or ``"raise"``
+            (:class:`GuardError`).
+        max_recordings: How many paths to keep per signature before the oldest is dropped.
+
+    Returns:
+        The compiled function (or a decorator making one), with ``f``'s name and docstring.
+
+    Raises:
+        ValueError: ``on_guard_failure`` is not ``"retrace"`` or ``"raise"``.
 
     >>> import tapegrad as tg
     >>> @tg.compile

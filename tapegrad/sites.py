@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from types import FrameType
 from typing import Any
 
 # With the separator, so that a user's ``tapegrad_demo.py`` next to the package is not "inside".
@@ -36,7 +37,7 @@ def caller_site(depth: int = 1) -> tuple[str, int] | None:
     the caller knows are tapegrad's (1: start at the caller of caller_site).
     """
     try:
-        frame = sys._getframe(depth)
+        frame: FrameType | None = sys._getframe(depth)
     except ValueError:  # a shallower stack than the caller expected
         frame = sys._getframe(1)
     while frame is not None:
@@ -82,7 +83,7 @@ _showwarning_before: Any = None
 
 def _user_frame() -> Any:
     """The innermost frame outside tapegrad and the warnings machinery."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and (
         inside_package[frame.f_code.co_filename] or frame.f_code.co_filename == warnings.__file__
     ):
@@ -113,7 +114,7 @@ def redirect_numpy_warnings() -> None:
     if _showwarning_before is not None:
         return
     _showwarning_before = warnings.showwarning
-    warnings.showwarning = _showwarning
+    warnings.showwarning = _showwarning  # type: ignore[assignment]  # takes *rest for file, line
     warnings.filterwarnings("always", category=RuntimeWarning, module=r"tapegrad\.", append=True)
 
 
@@ -122,10 +123,11 @@ def scipy_caller() -> str | None:
     the SciPy function the user called (the outermost SciPy frame, named by its public
     module); None when the caller is not SciPy."""
     scipy = sys.modules.get("scipy")
-    if getattr(scipy, "__file__", None) is None:
+    scipy_file = getattr(scipy, "__file__", None)
+    if scipy_file is None:
         return None
-    scipy_dir = os.path.dirname(os.path.abspath(scipy.__file__)) + os.sep
-    frame = sys._getframe(1)
+    scipy_dir = os.path.dirname(os.path.abspath(scipy_file)) + os.sep
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and inside_package[frame.f_code.co_filename]:
         frame = frame.f_back
     name = None

@@ -73,6 +73,15 @@ class Entry:
 class GradientTape:
     """Records the ops that read watched Tensors, for reverse-mode differentiation.
 
+    Args:
+        persistent: Whether ``gradient`` may be called more than once (the entries are kept
+            until the tape is garbage-collected or ``reset``).
+        watch_accessed_variables: Whether trainable Variables read inside the block are
+            watched automatically (otherwise only what ``watch`` names).
+
+    Raises:
+        ValueError: On entering a tape that is already active.
+
     >>> import tapegrad as tg
     >>> x = tg.tensor(3.0)
     >>> with tg.GradientTape() as tape:
@@ -85,7 +94,7 @@ class GradientTape:
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
         self.persistent = persistent
         self.watch_accessed_variables = watch_accessed_variables
-        self._entries: list[Entry | None] = []
+        self._entries: list[tuple[Any, ...] | None] = []  # Entry's fields, as tuples (speed)
         self._watched: set[int] = set()  # the sources and every output computed from them
         self._roots: set[int] = set()  # the sources: watched, not computed on this tape
         self._variables: list[Variable] = []
@@ -113,7 +122,14 @@ class GradientTape:
 
     @contextlib.contextmanager
     def stop_recording(self) -> Iterator[None]:
-        """Ops inside do not record on this tape (other active tapes are unaffected)."""
+        """Ops inside do not record on this tape (other active tapes are unaffected).
+
+        Returns:
+            A context manager.
+
+        Raises:
+            ValueError: The tape is not active (not inside its ``with`` block).
+        """
         if not self._entered:
             raise ValueError("GradientTape.stop_recording: the tape is not active")
         previous, self._mode = self._mode, STOPPED
@@ -132,7 +148,14 @@ class GradientTape:
 
     # --- watching --------------------------------------------------------------
     def watch(self, tensor: Any) -> None:
-        """Watch a Tensor, or every Tensor of a nest (list, tuple, dict) of them."""
+        """Watch a Tensor, or every Tensor of a nest (list, tuple, dict) of them.
+
+        Args:
+            tensor: A floating-point Tensor (real or complex), or a nest of them.
+
+        Raises:
+            TypeError: A leaf is not a Tensor, or its dtype is not floating-point.
+        """
         for t in _flatten(tensor):
             if not isinstance(t, Tensor):
                 raise TypeError(
@@ -154,7 +177,11 @@ class GradientTape:
                 self._variables.append(t)
 
     def watched_variables(self) -> tuple[Variable, ...]:
-        """The Variables this tape watches, in the order it first watched them."""
+        """The Variables this tape watches, in the order it first watched them.
+
+        Returns:
+            A tuple of Variables.
+        """
         return tuple(self._variables)
 
     def reset(self) -> None:
@@ -251,13 +278,62 @@ class GradientTape:
         ``output_gradients`` seeds the sweep instead of ones. Sources with no
         path to the target give ``None``, zeros (``"zero"``) or a ValueError
         saying why (``"raise"``).
+
+        Args:
+            target: A Tensor, or a nest of them (their gradients add up).
+            sources: A Tensor or Variable, or a nest (list, tuple, dict) of them.
+            output_gradients: The cotangent of ``target``, shaped like it (a nest for a nest);
+                ones when None.
+            unconnected_gradients: What a source with no path to the target gets: ``"none"``
+                (None), ``"zero"`` (zeros shaped like it) or ``"raise"`` (a ValueError).
+
+        Returns:
+            One gradient per source, in the nesting of ``sources``, each shaped and typed like its
+            source.
+
+        Raises:
+            RuntimeError: A non-persistent tape was already used, or a Variable the tape read
+                was assigned to since.
+            ValueError: ``output_gradients`` does not match ``target``, ``unconnected_gradients``
+                is unknown, or a source is unconnected under ``"raise"``.
+
+        >>> import tapegrad as tg
+        >>> w = tg.Variable([1.0, 2.0])
+        >>> with tg.GradientTape() as tape:
+        ...     y = tg.sum(w * w)
+        >>> tape.gradient(y, {"w": w})
+        {'w': tensor([2., 4.], dtype=float64)}
         """
         from tapegrad.sweep import gradient
 
         return gradient(self, target, sources, output_gradients, unconnected_gradients)
 
     def jacobian(self, target: Any, sources: Any, unconnected_gradients: str = "none") -> Any:
-        """The Jacobian of ``target`` with respect to each source: shape target + source."""
+        """The Jacobian of ``target`` with respect to each source: shape target + source.
+
+        Args:
+            target: A Tensor.
+            sources: A Tensor or Variable, or a nest of them.
+            unconnected_gradients: ``"none"``, ``"zero"`` or ``"raise"``, as in ``gradient``.
+
+        Returns:
+            One Jacobian per source, of shape ``target.shape + source.shape``, in the nesting of
+            ``sources``.
+
+        Raises:
+            RuntimeError: A non-persistent tape was already used.
+            ValueError: ``unconnected_gradients`` is unknown, or a source is unconnected under
+                ``"raise"``.
+
+        >>> import tapegrad as tg
+        >>> x = tg.tensor([1.0, 2.0])
+        >>> with tg.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> tape.jacobian(y, x)
+        tensor([[2., 0.],
+                [0., 4.]], dtype=float64)
+        """
         from tapegrad.sweep import jacobian
 
         return jacobian(self, target, sources, unconnected_gradients)
@@ -296,7 +372,7 @@ def note_escape(t: Tensor, how: str) -> None:
     site = None
     for tape in _active.get():
         if tape._mode is TRACING:
-            tape._guard(t, how)
+            tape._guard(t, how)  # type: ignore[attr-defined]  # a tg.compile Trace
         elif tape._mode is RECORDING and _reads(tape, t):
             if site is None:
                 _refuse_scipy(t)
@@ -325,7 +401,7 @@ def host_value(x: Any, how: str) -> Any:
         return np.asarray(backend.to_host(x)) if hasattr(x, "shape") else np.asarray(x)
     for tape in _active.get():
         if tape._mode is TRACING:
-            tape._guard(x, how)
+            tape._guard(x, how)  # type: ignore[attr-defined]  # a tg.compile Trace
     return backend.to_host(x.data)
 
 

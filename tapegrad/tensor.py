@@ -24,6 +24,17 @@ class Tensor(ArrayMethods):
     Its NumPy array is read-only once it is handed out (``.data``, ``.numpy()``,
     ``np.asarray``): a tape may have saved it, and a write would change a gradient.
 
+    Attributes and methods are NumPy's ndarray's: ``shape``, ``dtype``, ``ndim``, ``size``,
+    ``T``, ``real`` and ``imag``, ``device`` (``"cpu"``, ``"gpu:N"``); ``numpy()`` and
+    ``item()`` leave the tape (a host copy, a Python scalar); ``t.sum(axis)``, ``t.mean``,
+    ``t.reshape(shape)``, ``t.exp()`` and the other methods are the functions of the same
+    name (``tg.sum(t, axis)``, ...), and the operators (``+ - * / ** @``, comparisons,
+    indexing) are ``tg.add``, ``tg.matmul``, ``tg.getitem`` and so on, recorded like them.
+
+    Args:
+        data: A backend array (NumPy, CuPy, or an array-API array), kept without a copy.
+            Users make Tensors with :func:`tapegrad.tensor`, which copies and converts.
+
     >>> import tapegrad as tg
     >>> x = tg.tensor([1.0, 2.0])
     >>> (x * 2).sum().item()
@@ -54,34 +65,42 @@ class Tensor(ArrayMethods):
     # --- metadata -----------------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:
+        """The shape, a tuple of ints."""
         return tuple(self._data.shape)
 
     @property
     def dtype(self) -> Any:
+        """The NumPy dtype."""
         return self._data.dtype
 
     @property
     def ndim(self) -> int:
+        """The number of axes."""
         return self._data.ndim
 
     @property
     def size(self) -> int:
+        """The number of elements."""
         return int(np.prod(self._data.shape))
 
     @property
     def device(self) -> str:
+        """``"cpu"``, or ``"gpu:N"`` for a CuPy array on GPU N."""
         return backend.device_of(self._data)
 
     @property
     def T(self) -> Tensor:
+        """The transpose (axes reversed), as :func:`tapegrad.transpose`."""
         return _ops.transpose(self)
 
     @property
     def real(self) -> Tensor:
+        """The real part, as :func:`tapegrad.real`."""
         return _ops.real(self)
 
     @property
     def imag(self) -> Tensor:
+        """The imaginary part, as :func:`tapegrad.imag`."""
         return _ops.imag(self)
 
     def __len__(self) -> int:
@@ -102,6 +121,7 @@ class Tensor(ArrayMethods):
         return _read_only(backend.to_host(self._data))
 
     def item(self) -> Any:
+        """The value of a one-element Tensor as a Python scalar (it leaves the tape)."""
         _tape.note_escape(self, "item()")
         return backend.to_host(self._data).item()
 
@@ -135,6 +155,7 @@ class Tensor(ArrayMethods):
         return _ops.to_device(self, device)
 
     def astype(self, dtype: Any) -> Tensor:
+        """``tg.astype(self, dtype)``."""
         return _ops.astype(self, dtype)
 
     # --- NumPy protocols -------------------------------------------------------
@@ -218,91 +239,119 @@ class Tensor(ArrayMethods):
 
     # --- method forms of the ops -------------------------------------------------
     def sum(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """``tg.sum(self, axis, keepdims)``."""
         return _ops.sum(self, axis=axis, keepdims=keepdims)
 
     def mean(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """``tg.mean(self, axis, keepdims)``."""
         return _ops.mean(self, axis=axis, keepdims=keepdims)
 
     def prod(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """``tg.prod(self, axis, keepdims)``."""
         return _ops.prod(self, axis=axis, keepdims=keepdims)
 
     def max(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """``tg.max(self, axis, keepdims)``."""
         return _ops.max(self, axis=axis, keepdims=keepdims)
 
     def min(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """``tg.min(self, axis, keepdims)``."""
         return _ops.min(self, axis=axis, keepdims=keepdims)
 
     def var(self, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
+        """``tg.var(self, axis, ddof, keepdims)``."""
         return _ops.var(self, axis=axis, ddof=ddof, keepdims=keepdims)
 
     def std(self, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
+        """``tg.std(self, axis, ddof, keepdims)``."""
         return _ops.std(self, axis=axis, ddof=ddof, keepdims=keepdims)
 
     def cumsum(self, axis: int | None = None) -> Tensor:
+        """``tg.cumsum(self, axis)``."""
         return _ops.cumsum(self, axis=axis)
 
     def argmax(self, axis: int | None = None) -> Tensor:
+        """``tg.argmax(self, axis)``."""
         return _ops.argmax(self, axis=axis)
 
     def argmin(self, axis: int | None = None) -> Tensor:
+        """``tg.argmin(self, axis)``."""
         return _ops.argmin(self, axis=axis)
 
     def reshape(self, *shape: Any) -> Tensor:
+        """``tg.reshape(self, shape)``; the shape may be given as separate ints."""
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
         return _ops.reshape(self, shape)
 
     def transpose(self, *axes: Any) -> Tensor:
+        """``tg.transpose(self, axes)``; the axes may be given as separate ints."""
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = tuple(axes[0])
         return _ops.transpose(self, axes or None)
 
     def swapaxes(self, axis1: int, axis2: int) -> Tensor:
+        """``tg.swapaxes(self, axis1, axis2)``."""
         return _ops.swapaxes(self, axis1, axis2)
 
     def squeeze(self, axis: Any = None) -> Tensor:
+        """``tg.squeeze(self, axis)``."""
         return _ops.squeeze(self, axis)
 
     def flatten(self) -> Tensor:
+        """A 1-d copy, ``tg.reshape(self, (-1,))``."""
         return _ops.reshape(self, (-1,))
 
     def clip(self, a_min: Any = None, a_max: Any = None) -> Tensor:
+        """``tg.clip(self, a_min, a_max)``."""
         return _ops.clip(self, a_min, a_max)
 
     def dot(self, other: Any) -> Tensor:
+        """``tg.dot(self, other)``."""
         return _ops.dot(self, other)
 
     def take(self, indices: Any, axis: int | None = None) -> Tensor:
+        """``tg.take(self, indices, axis)``."""
         return _ops.take(self, indices, axis=axis)
 
     def repeat(self, repeats: Any, axis: int | None = None) -> Tensor:
+        """``tg.repeat(self, repeats, axis)``."""
         return _ops.repeat(self, repeats, axis=axis)
 
     def exp(self) -> Tensor:
+        """``tg.exp(self)``."""
         return _ops.exp(self)
 
     def log(self) -> Tensor:
+        """``tg.log(self)``."""
         return _ops.log(self)
 
     def sqrt(self) -> Tensor:
+        """``tg.sqrt(self)``."""
         return _ops.sqrt(self)
 
     def tanh(self) -> Tensor:
+        """``tg.tanh(self)``."""
         return _ops.tanh(self)
 
     def sin(self) -> Tensor:
+        """``tg.sin(self)``."""
         return _ops.sin(self)
 
     def cos(self) -> Tensor:
+        """``tg.cos(self)``."""
         return _ops.cos(self)
 
     def sigmoid(self) -> Tensor:
+        """``tg.sigmoid(self)``."""
         return _ops.sigmoid(self)
 
     def relu(self) -> Tensor:
+        """``tg.relu(self)``."""
         return _ops.relu(self)
 
     def square(self) -> Tensor:
+        """``tg.square(self)``."""
         return _ops.square(self)
 
     def conj(self) -> Tensor:
@@ -317,6 +366,18 @@ class Variable(Tensor):
 
     Each assignment bumps ``version``. A trainable Variable read inside a
     ``GradientTape(watch_accessed_variables=True)`` is watched automatically.
+
+    Args:
+        data: The initial value: a Tensor, array, nested list or scalar (copied).
+        dtype: Its dtype (NumPy's rules when None).
+        device: ``"cpu"``, ``"gpu"`` or ``"gpu:N"``; the default device when None.
+        trainable: Whether tapes watch it automatically when it is read, and optimizers
+            accept it.
+        name: A label for errors, listings and ``state_dict`` keys.
+
+    Raises:
+        TypeError: ``data`` cannot be a Tensor (strings, objects).
+        ValueError: ``device`` is unknown.
 
     >>> import tapegrad as tg
     >>> w = tg.Variable([1.0, 2.0], name="w")
@@ -420,6 +481,19 @@ def tensor(data: Any, dtype: Any = None, device: str | None = None) -> Tensor:
     """A new Tensor holding a copy of ``data`` (NumPy's dtype rules apply).
 
     ``device`` is ``"cpu"`` (the default device when None), ``"gpu"`` or ``"gpu:N"``.
+
+    Args:
+        data: A Tensor, array, nested list or Python scalar.
+        dtype: The result's dtype; NumPy's choice when None.
+        device: ``"cpu"``, ``"gpu"`` or ``"gpu:N"``; the default device when None.
+
+    Returns:
+        A new Tensor (not watched by any tape).
+
+    Raises:
+        TypeError: ``data`` holds strings or other objects NumPy would keep as objects.
+        ValueError: ``data`` is ragged, or ``device`` is unknown.
+        RuntimeError: A GPU device was asked for and CuPy is not installed.
 
     >>> import tapegrad as tg
     >>> tg.tensor([1, 2]).dtype, tg.tensor(1.5).dtype

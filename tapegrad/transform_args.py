@@ -61,20 +61,20 @@ def _fresh(leaf: Any, what: str, position: int) -> Tensor | None:
 
 
 def watch_args(
-    tape: GradientTape, args: tuple[Any, ...], nums: tuple[int, ...], what: str
+    tape: GradientTape, args: Sequence[Any], nums: tuple[int, ...], what: str
 ) -> tuple[list[Any], dict[int, list[Tensor | None]]]:
     """Replace the arguments at ``nums`` by fresh copies that ``tape`` watches.
 
     Returns the new argument list and, per argument number, its flat leaves.
     """
-    args = list(args)
+    watched = list(args)
     leaves: dict[int, list[Tensor | None]] = {}
     for i in dict.fromkeys(nums):
-        fresh = [_fresh(leaf, what, i) for leaf in _flatten(args[i])]
+        fresh = [_fresh(leaf, what, i) for leaf in _flatten(watched[i])]
         tape.watch([t for t in fresh if t is not None])
         leaves[i] = fresh
-        args[i] = _pack(args[i], iter(fresh))
-    return args, leaves
+        watched[i] = _pack(watched[i], iter(fresh))
+    return watched, leaves
 
 
 def sources_of(leaves: dict[int, list[Tensor | None]], nums: tuple[int, ...]) -> list[Tensor]:
@@ -170,7 +170,7 @@ def like_leaves(given: Any, expected: Any, what: str, name: str) -> list[Any]:
             f"{what}: {name} must have the structure {_structure(expected)}, "
             f"got {_structure(given)}"
         )
-    out = []
+    out: list[Tensor | None] = []
     for g, e in zip(_flatten(given), _flatten(expected)):
         if e is None:
             out.append(None)

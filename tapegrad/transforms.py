@@ -45,6 +45,20 @@ def value_and_grad(
     ``has_aux=True``. ``f`` must return a scalar. Each gradient has its argument's
     nesting (dict, list, tuple), shape and dtype; a tuple ``argnums`` gives a tuple.
 
+    Args:
+        f: The function; its positional arguments are Tensors, arrays, Python floats
+            or nests (dict, list, tuple) of them.
+        argnums: The position of the argument to differentiate, or a tuple of them.
+        has_aux: Whether ``f`` returns ``(value, aux)``, ``aux`` passed through untouched.
+
+    Returns:
+        A function with ``f``'s arguments that returns ``(value, grads)``.
+
+    Raises:
+        TypeError: ``argnums`` is not an int or a non-empty tuple of ints, an argument to
+            differentiate is not floating-point, or ``f`` returns no real scalar.
+        ValueError: ``argnums`` is out of range for the call.
+
     >>> import tapegrad as tg
     >>> value, g = tg.value_and_grad(lambda x: (x ** 2).sum())(tg.tensor([1.0, 2.0]))
     >>> value.item(), g.numpy().tolist()
@@ -76,6 +90,21 @@ def grad(f: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False) -> 
     comes back in its argument's nesting. With ``has_aux=True`` ``f`` returns
     ``(value, aux)`` and the result is ``(grads, aux)``. Nest it for higher orders.
 
+    Args:
+        f: The function; its positional arguments are Tensors, arrays, Python floats
+            or nests (dict, list, tuple) of them.
+        argnums: The position of the argument to differentiate, or a tuple of them.
+        has_aux: Whether ``f`` returns ``(value, aux)``, ``aux`` passed through untouched.
+
+    Returns:
+        A function with ``f``'s arguments that returns the gradient (``(grads, aux)``
+        with ``has_aux``).
+
+    Raises:
+        TypeError: ``argnums`` is not an int or a non-empty tuple of ints, an argument to
+            differentiate is not floating-point, or ``f`` returns no real scalar.
+        ValueError: ``argnums`` is out of range for the call.
+
     >>> import tapegrad as tg
     >>> d3 = tg.grad(tg.grad(tg.grad(lambda x: x ** 4)))
     >>> d3(2.0).item()
@@ -99,6 +128,19 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     ``vjp_fn(cotangent)``, where ``cotangent`` is shaped like ``out``, returns a tuple
     with one entry per primal, each in that primal's nesting. ``vjp_fn`` may be called
     many times.
+
+    Args:
+        f: The function, of Tensors, arrays, Python floats or nests of them.
+        *primals: The point: one value per positional argument of ``f``.
+        has_aux: Whether ``f`` returns ``(output, aux)``.
+
+    Returns:
+        ``(out, vjp_fn)``, or ``(out, vjp_fn, aux)``.
+
+    Raises:
+        TypeError: A primal is not floating-point, or ``f`` returns something other than
+            Tensors or arrays; ``vjp_fn`` raises ValueError for a cotangent of the wrong
+            structure or shape.
 
     >>> import tapegrad as tg
     >>> out, vjp_fn = tg.vjp(lambda x: x * x, tg.tensor([1.0, 3.0]))
@@ -138,6 +180,20 @@ def jvp(
     like ``out``. Computed by the double-VJP trick: ``J^T u`` is recorded as a
     linear function of a watched ``u``, and differentiating it along the tangents
     gives ``J v`` -- two reverse sweeps, no finite differences.
+
+    Args:
+        f: The function, of Tensors, arrays, Python floats or nests of them.
+        primals: The point: a tuple with one value per positional argument of ``f``.
+        tangents: The direction: a tuple like ``primals``.
+        has_aux: Whether ``f`` returns ``(output, aux)``.
+
+    Returns:
+        ``(out, tangent_out)``, or ``(out, tangent_out, aux)``.
+
+    Raises:
+        TypeError: ``primals`` or ``tangents`` is not a tuple or list, or a primal is not
+            floating-point.
+        ValueError: ``primals`` and ``tangents`` differ in length, structure or shapes.
 
     >>> import tapegrad as tg
     >>> out, tangent = tg.jvp(tg.sin, (tg.tensor(0.0),), (tg.tensor(2.0),))
@@ -214,6 +270,21 @@ def jacobian(
     output gives that nest with each leaf replaced by its Jacobian(s): in the
     argument's nesting, or a tuple of them for a tuple ``argnums``.
 
+    Args:
+        f: The function; its positional arguments are Tensors, arrays, Python floats
+            or nests (dict, list, tuple) of them.
+        argnums: The position of the argument to differentiate, or a tuple of them.
+        has_aux: Whether ``f`` returns ``(value, aux)``, ``aux`` returned beside the Jacobian.
+
+    Returns:
+        A function with ``f``'s arguments that returns the Jacobian (``(jacobian, aux)``
+        with ``has_aux``).
+
+    Raises:
+        TypeError: ``argnums`` is not an int or a non-empty tuple of ints, or an argument
+            to differentiate is not floating-point.
+        ValueError: ``argnums`` is out of range for the call.
+
     >>> import tapegrad as tg
     >>> tg.jacobian(lambda x: x ** 2)(tg.tensor([1.0, 2.0])).numpy().tolist()
     [[2.0, 0.0], [0.0, 4.0]]
@@ -247,6 +318,20 @@ def hessian(
 
     A tuple ``argnums`` gives a tuple of tuples of blocks, ``H[i][j] = d2f/dxi dxj``.
 
+    Args:
+        f: The function; its positional arguments are Tensors, arrays, Python floats
+            or nests (dict, list, tuple) of them.
+        argnums: The position of the argument to differentiate, or a tuple of them.
+        has_aux: Whether ``f`` returns ``(value, aux)``, ``aux`` returned beside the Hessian.
+
+    Returns:
+        A function with ``f``'s arguments that returns the Hessian.
+
+    Raises:
+        TypeError: ``argnums`` is not an int or a non-empty tuple of ints, an argument to
+            differentiate is not floating-point, or ``f`` returns no real scalar.
+        ValueError: ``argnums`` is out of range for the call.
+
     >>> import tapegrad as tg
     >>> tg.hessian(lambda x: (x ** 3).sum())(tg.tensor([1.0, 2.0])).numpy().tolist()
     [[6.0, 0.0], [0.0, 12.0]]
@@ -261,6 +346,19 @@ def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
     of that gradient along ``tangents`` (all arguments). Computed reverse-over-reverse:
     by the symmetry of second derivatives, ``sum_j H_0j v_j`` is the gradient with
     respect to the first argument of ``sum_j <grad_j f, v_j>``. Two sweeps, O(n) memory.
+
+    Args:
+        f: A function returning a real scalar.
+        primals: The point: a tuple with one value per positional argument of ``f``.
+        tangents: The direction ``v``: a tuple like ``primals``.
+
+    Returns:
+        ``(gradient, hessian_vector_product)``, both shaped like the first primal.
+
+    Raises:
+        TypeError: ``primals`` or ``tangents`` is not a tuple or list, or ``f`` returns
+            no real scalar.
+        ValueError: ``primals`` and ``tangents`` differ in length or shapes.
 
     >>> import tapegrad as tg
     >>> g, hv = tg.hvp(lambda x: (x ** 3).sum(), (tg.tensor([1.0, 2.0]),), (tg.tensor([1.0, 1.0]),))

@@ -2,6 +2,7 @@
 public object, and links between pages and to the repository's files resolve."""
 
 import importlib
+import inspect
 import re
 import types
 from pathlib import Path
@@ -48,13 +49,25 @@ PUBLIC_MODULES = [
     "tapegrad.testing.strategies",
     "tapegrad.distributed",
     "tapegrad.scipy",
+    "tapegrad.numpy",
 ]
 EXTRA_PUBLIC = {"tapegrad": ["compile"]}
+# NumPy's namespace: most of its names are NumPy's own objects (NumPy documents them); the
+# public names here are the functions tapegrad defines in their place.
+OWN_OBJECTS_ONLY = {"tapegrad.numpy"}
 
 
 def public_names(module):
     names = getattr(module, "__all__", None)
-    if names is None:
+    if module.__name__ in OWN_OBJECTS_ONLY:
+        names = [
+            name
+            for name, value in vars(module).items()
+            if not name.startswith("_")
+            and (inspect.isfunction(value) or inspect.isclass(value))
+            and getattr(value, "__module__", "").startswith("tapegrad.")
+        ]
+    elif names is None:
         names = [
             name
             for name, value in vars(module).items()
@@ -129,6 +142,144 @@ def test_the_api_pages_are_in_the_nav():
     nav = (ROOT / "mkdocs.yml").read_text()
     for page in (DOCS / "api").glob("*.md"):
         assert f"api/{page.name}" in nav, f"docs/api/{page.name} is missing from mkdocs.yml's nav"
+
+
+# --- every public name has a docstring with a runnable example -----------------------------
+
+# The docstrings that also carry Google-style sections: ``Args:`` naming every parameter,
+# ``Returns:`` for a function that returns something, and ``Raises:`` where the name raises
+# for bad input. Every public name of these modules:
+SECTIONED_MODULES = [
+    "tapegrad.nn",
+    "tapegrad.optim",
+    "tapegrad.data",
+    "tapegrad.random",
+    "tapegrad.testing",
+    "tapegrad.distributed",
+]
+# and these names of the top-level namespace and methods. The functions that mirror NumPy or
+# SciPy (the op library, tg.linalg, tg.fft, tapegrad.scipy) take those libraries' arguments:
+# their docstrings give what differs, the gradient, and an example (docs/api/ops.md says so).
+SECTIONED_NAMES = [
+    # tapes, tensors, devices
+    "tapegrad.GradientTape",
+    "tapegrad.GradientTape.gradient",
+    "tapegrad.GradientTape.jacobian",
+    "tapegrad.GradientTape.watch",
+    "tapegrad.GradientTape.watched_variables",
+    "tapegrad.GradientTape.stop_recording",
+    "tapegrad.detect_anomaly",
+    "tapegrad.Tensor",
+    "tapegrad.Variable",
+    "tapegrad.tensor",
+    "tapegrad.default_device",
+    "tapegrad.set_default_device",
+    "tapegrad.device_scope",
+    "tapegrad.to_device",
+    # transforms, recording, replay, extending
+    "tapegrad.grad",
+    "tapegrad.value_and_grad",
+    "tapegrad.vjp",
+    "tapegrad.jvp",
+    "tapegrad.jacobian",
+    "tapegrad.hessian",
+    "tapegrad.hvp",
+    "tapegrad.custom_gradient",
+    "tapegrad.stop_gradient",
+    "tapegrad.checkpoint",
+    "tapegrad.no_grad",
+    "tapegrad.compile",
+    "tapegrad.Primitive",
+    # methods
+    "tapegrad.nn.Module.load_state_dict",
+    "tapegrad.nn.Module.save",
+    "tapegrad.nn.Module.load",
+    "tapegrad.nn.Module.train",
+    "tapegrad.nn.Module.to",
+    "tapegrad.nn.Module.parameter_count",
+    "tapegrad.optim.Optimizer.apply_gradients",
+    "tapegrad.optim.Optimizer.load_state_dict",
+    "tapegrad.optim.ReduceLROnPlateau.step",
+]
+
+
+def resolve(path):
+    """The object at a dotted path: a module's attribute, or a class's."""
+    parts = path.split(".")
+    for n in range(len(parts) - 1, 0, -1):
+        try:
+            value = importlib.import_module(".".join(parts[:n]))
+        except ImportError:
+            continue
+        for part in parts[n:]:
+            value = getattr(value, part)
+        return value
+    raise ImportError(path)
+
+
+def public_objects():
+    """Dotted path -> object, for every public function and class."""
+    objects = {}
+    for path, is_module in public_paths().items():
+        if not is_module:
+            module, _, name = path.rpartition(".")
+            objects[path] = getattr(importlib.import_module(module), name)
+    return objects
+
+
+def test_every_public_name_has_a_docstring_with_an_example():
+    # ``>>>`` examples run as doctests: pyproject.toml's ``--doctest-modules`` collects the
+    # docstrings of every module under tapegrad/.
+    lacking = [
+        path
+        for path, value in public_objects().items()
+        if ">>>" not in (inspect.getdoc(value) or "")
+    ]
+    assert not lacking, (
+        f"{len(lacking)} public names lack a docstring with a `>>>` example: "
+        f"{', '.join(sorted(lacking))}"
+    )
+
+
+def sectioned():
+    paths = [
+        path
+        for path, is_module in public_paths().items()
+        if not is_module and any(path.startswith(m + ".") for m in SECTIONED_MODULES)
+    ]
+    return sorted(paths) + SECTIONED_NAMES
+
+
+def test_every_public_method_has_a_docstring():
+    # The methods and properties the API reference shows under each class.
+    lacking = []
+    for path, value in public_objects().items():
+        if not inspect.isclass(value):
+            continue
+        for name, member in vars(value).items():
+            function = member.fget if isinstance(member, property) else member
+            function = getattr(function, "__func__", function)
+            if name.startswith("_") or not callable(function):
+                continue
+            if getattr(function, "__module__", "").startswith("tapegrad"):
+                if not inspect.getdoc(function):
+                    lacking.append(f"{path}.{name}")
+    assert not lacking, f"public methods without a docstring: {', '.join(sorted(set(lacking)))}"
+
+
+@pytest.mark.parametrize("path", sectioned())
+def test_sectioned_docstrings_describe_arguments_and_results(path):
+    value = resolve(path)
+    doc = inspect.getdoc(value) or ""
+    parameters = [p for p in inspect.signature(value).parameters if p != "self"]
+    if parameters:
+        assert re.search(r"^Args:$", doc, re.M), f"{path}'s docstring has no Args: section"
+        described = set(re.findall(r"^    \*{0,2}(\w+):", doc.split("Args:")[1], re.M))
+        missing = [p for p in parameters if p not in described]
+        assert not missing, f"{path}: Args: does not describe {', '.join(missing)}"
+    returns = inspect.signature(value).return_annotation
+    if not inspect.isclass(value) and returns not in ("None", None):
+        assert re.search(r"^Returns:$", doc, re.M), f"{path}'s docstring has no Returns: section"
 
 
 # --- the guides: links resolve, no reference to files outside the repository ---------------

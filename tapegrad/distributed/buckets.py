@@ -50,7 +50,7 @@ def spec_of(array: Any, world: World) -> Spec:
 class Slot(NamedTuple):
     """Where array ``index`` lies in a bucket's buffer."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index, which no code calls
     start: int
     stop: int
     shape: tuple[int, ...]
@@ -89,8 +89,9 @@ class Bucket:
             else:
                 buffer[slot.start : slot.stop] = array.reshape(-1)
         if self.counted:
-            present = [arrays[slot.index] is not None for slot in self.slots]
-            present = np.array(present, dtype=buffer.dtype)
+            present = np.array(
+                [arrays[slot.index] is not None for slot in self.slots], dtype=buffer.dtype
+            )
             if self.home == "gpu":  # CuPy does not copy host arrays implicitly
                 import cupy
 

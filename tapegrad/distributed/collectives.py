@@ -23,7 +23,7 @@ from tapegrad.tensor import Tensor, Variable
 
 OPS = ("sum", "mean", "max", "min")
 _PLANS_KEPT = 16  # plans (and their buffers) kept for structures seen recently
-_plans: dict[tuple, Plan] = {}
+_plans: dict[tuple[Any, ...], Plan] = {}
 
 
 def all_reduce(nest: Any, op: str = "sum") -> Any:
@@ -34,6 +34,18 @@ def all_reduce(nest: Any, op: str = "sum") -> Any:
     arrays as arrays of their library, numbers as numbers; None stays None. The
     mean of integers is floating, as in NumPy. A float32 leaf stays float32.
     The result carries no gradient.
+
+    Args:
+        nest: Tensors, arrays or numbers, nested in lists, tuples and dicts.
+        op: ``"sum"``, ``"mean"``, ``"max"`` or ``"min"``.
+
+    Returns:
+        A nest like ``nest`` holding the reduced values.
+
+    Raises:
+        ValueError: ``op`` is unknown, or the ranks passed nests of different structures,
+            shapes or dtypes.
+        TypeError: A leaf is not a Tensor, an array or a number.
 
     >>> import tapegrad as tg
     >>> import tapegrad.distributed as dist
@@ -58,6 +70,18 @@ def broadcast(nest: Any, root: int = 0) -> Any:
     ``broadcast(model.trainable_variables, root=0)`` starts every rank from rank
     0's weights. Returns a nest of the same structure: the Variables themselves,
     and root's values for the other leaves (as :func:`all_reduce` returns them).
+
+    Args:
+        nest: Variables, Tensors, arrays or numbers, nested in lists, tuples and dicts.
+        root: The rank whose values everyone gets.
+
+    Returns:
+        A nest like ``nest`` holding root's values.
+
+    Raises:
+        ValueError: ``root`` is not a rank, or the ranks passed nests of different
+            structures, shapes or dtypes.
+        TypeError: A leaf is not a Tensor, an array or a number.
 
     >>> import tapegrad as tg
     >>> import tapegrad.distributed as dist
@@ -108,7 +132,7 @@ def _plan(what: str, paths: list[str], arrays: list[Any], specs: list[Spec | Non
     return plan
 
 
-def _describe(signature: tuple) -> list[str]:
+def _describe(signature: tuple[Any, ...]) -> list[str]:
     """The call and one line per leaf, for the message when ranks disagree."""
     what, leaves = signature
     lines = [what]

@@ -39,7 +39,7 @@ def transport(world: World) -> Any:
         return _NOTHING_TO_EXCHANGE  # even under mpiexec -n 1: no MPI call on device memory
     chosen = getattr(world, "gpu_transport", _UNSET)
     if chosen is _UNSET:
-        chosen = world.gpu_transport = _choose(world)
+        chosen = world.gpu_transport = _choose(world)  # type: ignore[attr-defined]  # cached
     return chosen
 
 

@@ -31,6 +31,14 @@ class DistributedOptimizer:
     attribute (``variables``, ``lr``, ``iterations``, ``state`` ...) is the wrapped
     optimizer's. In a world of one it hands the gradients straight through.
 
+    Args:
+        optimizer: The optimizer to wrap (any object with ``apply_gradients``).
+        bucket_bytes: The size of each all-reduce's buffer, at least 1 byte.
+
+    Raises:
+        TypeError: ``optimizer`` has no ``apply_gradients``.
+        ValueError: ``bucket_bytes`` is below 1.
+
     >>> import tapegrad as tg
     >>> import tapegrad.distributed as dist
     >>> w = tg.Variable([1.0])
@@ -130,7 +138,7 @@ def _gradient(g: Any, v: Variable, k: int, what: str) -> Any:
     return g
 
 
-def _describe(signature: tuple) -> list[str]:
+def _describe(signature: tuple[Any, ...]) -> list[str]:
     what, specs = signature
     return [what] + [
         f"variable {k}: shape {s.shape} {s.dtype} ({s.home})" for k, s in enumerate(specs)

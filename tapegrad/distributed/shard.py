@@ -26,6 +26,21 @@ def shard(
     same on every rank (pass the same ``seed`` everywhere), a new one each epoch.
     ``rank`` and ``world_size`` default to this process's.
 
+    Args:
+        n: The number of examples.
+        shuffle: Whether to permute the order.
+        seed: Seeds the permutation; the same on every rank.
+        epoch: The epoch, so each gets a new permutation.
+        rank: The rank to shard for; this process's when None.
+        world_size: The number of ranks; this world's when None.
+
+    Returns:
+        A NumPy array of ``ceil(n / world_size)`` indices.
+
+    Raises:
+        ValueError: ``n``, ``seed`` or ``epoch`` is negative, or ``rank`` is not in
+            ``[0, world_size)``.
+
     >>> import tapegrad.distributed as dist
     >>> [dist.shard(5, shuffle=False, rank=r, world_size=2).tolist() for r in (0, 1)]
     [[0, 2, 4], [1, 3, 0]]

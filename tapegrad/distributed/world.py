@@ -42,7 +42,7 @@ class World:
     def broadcast(self, buffer: Any, root: int) -> None:
         """Overwrite the host array ``buffer`` with ``root``'s, in place."""
 
-    def agree(self, signature: tuple, what: str, describe: Any) -> None:
+    def agree(self, signature: tuple[Any, ...], what: str, describe: Any) -> None:
         """Raise ValueError on every rank unless every rank passed an equal ``signature``."""
 
 
@@ -60,7 +60,7 @@ class MPIWorld(World):
         self.local_rank = node.Get_rank()
         node.Free()
         self._ops = {"sum": mpi.SUM, "max": mpi.MAX, "min": mpi.MIN}
-        self._agreed: set[tuple] = set()
+        self._agreed: set[tuple[Any, ...]] = set()
 
     def allreduce(self, buffer: Any, op: str) -> None:
         self.comm.Allreduce(self.mpi.IN_PLACE, buffer, op=self._ops[op])
@@ -69,7 +69,7 @@ class MPIWorld(World):
         # As bytes: any dtype travels, float16 and bool included.
         self.comm.Bcast([buffer.view(np.uint8), self.mpi.BYTE], root=root)
 
-    def agree(self, signature: tuple, what: str, describe: Any) -> None:
+    def agree(self, signature: tuple[Any, ...], what: str, describe: Any) -> None:
         """Compare a 56-bit hash of ``signature`` across ranks, once per new signature.
 
         One all-reduce of two integers finds both the largest and the smallest hash:
@@ -117,6 +117,12 @@ def init(comm: Any = None) -> None:
     recognise). Under MPI with more than one rank, an uncaught exception on any rank
     prints that rank's traceback and aborts every rank (``MPI.COMM_WORLD.Abort(1)``),
     so a failure ends the job with an error instead of leaving the others waiting.
+
+    Args:
+        comm: An mpi4py communicator, or None for ``MPI.COMM_WORLD`` (or a world of one).
+
+    Raises:
+        RuntimeError: The world was already initialised with another communicator.
 
     >>> import tapegrad.distributed as dist
     >>> dist.init()  # a plain `python` process: a world of one
@@ -189,6 +195,9 @@ def world() -> World:
 def rank() -> int:
     """This process's rank: 0 to ``world_size() - 1`` (0 in a world of one).
 
+    Returns:
+        The rank, an int.
+
     >>> import tapegrad.distributed as dist
     >>> dist.rank()
     0
@@ -198,6 +207,9 @@ def rank() -> int:
 
 def world_size() -> int:
     """How many processes take part (1 when not launched by an MPI launcher).
+
+    Returns:
+        The number of ranks, an int.
 
     >>> import tapegrad.distributed as dist
     >>> dist.world_size()
@@ -209,6 +221,9 @@ def world_size() -> int:
 def local_rank() -> int:
     """This process's rank among those on the same machine: pick a GPU with it,
     ``tg.set_default_device(f"gpu:{dist.local_rank()}")``.
+
+    Returns:
+        The rank on this machine, an int.
 
     >>> import tapegrad.distributed as dist
     >>> dist.local_rank()

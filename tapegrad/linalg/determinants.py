@@ -106,7 +106,13 @@ def det(a: ArrayLike) -> Tensor:
 
 
 class SlogdetResult(NamedTuple):
-    """``slogdet``'s result: ``sign`` (of a's dtype) and ``logabsdet`` (real)."""
+    """``slogdet``'s result: ``sign`` (of a's dtype) and ``logabsdet`` (real).
+
+    >>> import tapegrad as tg
+    >>> sign, logabsdet = tg.linalg.slogdet(tg.tensor([[-2.0, 0.0], [0.0, 1.0]]))
+    >>> sign, logabsdet
+    (tensor(-1., dtype=float64), tensor(0.69314718, dtype=float64))
+    """
 
     sign: Tensor
     logabsdet: Tensor

@@ -42,14 +42,26 @@ ArrayLike = Any
 
 
 class EighResult(NamedTuple):
-    """``eigh``'s result: ascending real ``eigenvalues`` and the ``eigenvectors`` columns."""
+    """``eigh``'s result: ascending real ``eigenvalues`` and the ``eigenvectors`` columns.
+
+    >>> import tapegrad as tg
+    >>> result = tg.linalg.eigh(tg.tensor([[2.0, 1.0], [1.0, 2.0]]))
+    >>> result.eigenvalues
+    tensor([1., 3.], dtype=float64)
+    """
 
     eigenvalues: Tensor
     eigenvectors: Tensor
 
 
 class EigResult(NamedTuple):
-    """``eig``'s result: ``eigenvalues`` and the unit ``eigenvectors`` columns."""
+    """``eig``'s result: ``eigenvalues`` and the unit ``eigenvectors`` columns.
+
+    >>> import tapegrad as tg
+    >>> w, v = tg.linalg.eig(tg.tensor([[2.0, 0.0], [0.0, 3.0]]))
+    >>> w
+    tensor([2., 3.], dtype=float64)
+    """
 
     eigenvalues: Tensor
     eigenvectors: Tensor

@@ -81,7 +81,13 @@ def cholesky(a: ArrayLike, /, *, upper: bool = False) -> Tensor:
 
 
 class QRResult(NamedTuple):
-    """``qr``'s result: ``Q`` and ``R``."""
+    """``qr``'s result: ``Q`` and ``R``.
+
+    >>> import tapegrad as tg
+    >>> q, r = tg.linalg.qr(tg.tensor([[3.0, 0.0], [4.0, 5.0]]))
+    >>> q.shape, r.shape
+    ((2, 2), (2, 2))
+    """
 
     Q: Tensor
     R: Tensor

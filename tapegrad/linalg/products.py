@@ -50,10 +50,11 @@ def matrix_power(a: ArrayLike, n: int) -> Tensor:
         n, bit = divmod(n, 2)
         if bit:
             result = power if result is None else ops.matmul(result, power)
+    assert result is not None  # n > 0 had a bit set
     return result
 
 
-def _chain_order(shapes: list[tuple[int, int]]) -> list[list[int]]:
+def _chain_order(shapes: list[tuple[int, ...]]) -> list[list[int]]:
     """``split[i][j]``: where the cheapest product of matrices i..j splits (the classic
     dynamic programme over the chain, as NumPy's ``multi_dot`` does)."""
     dims = [shapes[0][0]] + [s[1] for s in shapes]

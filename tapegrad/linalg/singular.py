@@ -40,7 +40,13 @@ ArrayLike = Any
 
 
 class SVDResult(NamedTuple):
-    """``svd``'s result: ``U``, the descending singular values ``S`` and ``Vh``."""
+    """``svd``'s result: ``U``, the descending singular values ``S`` and ``Vh``.
+
+    >>> import tapegrad as tg
+    >>> u, s, vh = tg.linalg.svd(tg.tensor([[3.0, 0.0], [0.0, 4.0]]))
+    >>> s
+    tensor([4., 3.], dtype=float64)
+    """
 
     U: Tensor
     S: Tensor

@@ -58,6 +58,16 @@ def gelu(x: ArrayLike, approximate: str = "none") -> Tensor:
     """Gaussian error linear unit ``x * Phi(x)`` = ``x/2 * (1 + erf(x/sqrt(2)))``; with
     ``approximate="tanh"``, ``x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x**3)))``.
 
+    Args:
+        x: The input.
+        approximate: ``"none"`` (exact) or ``"tanh"``.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+
+    Raises:
+        ValueError: ``approximate`` is neither.
+
     >>> import tapegrad as tg
     >>> round(tg.nn.gelu(tg.tensor(1.0)).item(), 6), round(tg.nn.gelu(1.0, "tanh").item(), 6)
     (0.841345, 0.841192)
@@ -73,6 +83,13 @@ def gelu(x: ArrayLike, approximate: str = "none") -> Tensor:
 def leaky_relu(x: ArrayLike, negative_slope: float = 0.01) -> Tensor:
     """``x`` where ``x > 0``, else ``negative_slope * x`` (slope ``negative_slope`` at 0).
 
+    Args:
+        x: The input.
+        negative_slope: The slope for negative inputs.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+
     >>> import tapegrad as tg
     >>> tg.nn.leaky_relu(tg.tensor([-2.0, 3.0]), 0.1).numpy()
     array([-0.2,  3. ])
@@ -83,6 +100,13 @@ def leaky_relu(x: ArrayLike, negative_slope: float = 0.01) -> Tensor:
 
 def elu(x: ArrayLike, alpha: float = 1.0) -> Tensor:
     """``x`` where ``x > 0``, else ``alpha * (exp(x) - 1)`` (derivative ``alpha`` at 0).
+
+    Args:
+        x: The input.
+        alpha: The scale of the negative part.
+
+    Returns:
+        A Tensor of ``x``'s shape.
 
     >>> import tapegrad as tg
     >>> round(tg.nn.elu(tg.tensor(-1.0)).item(), 6)
@@ -97,6 +121,12 @@ def elu(x: ArrayLike, alpha: float = 1.0) -> Tensor:
 def silu(x: ArrayLike) -> Tensor:
     """``x * sigmoid(x)`` (the swish).
 
+    Args:
+        x: The input.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+
     >>> import tapegrad as tg
     >>> round(tg.nn.silu(tg.tensor(1.0)).item(), 6)
     0.731059
@@ -106,6 +136,14 @@ def silu(x: ArrayLike) -> Tensor:
 
 def softplus(x: ArrayLike, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + exp(beta x)) / beta``, and ``x`` itself where ``beta x > threshold``.
+
+    Args:
+        x: The input.
+        beta: The sharpness.
+        threshold: Where ``beta * x`` exceeds it, the result is ``x``.
+
+    Returns:
+        A Tensor of ``x``'s shape.
 
     >>> import tapegrad as tg
     >>> round(tg.nn.softplus(tg.tensor(0.0)).item(), 6), tg.nn.softplus(tg.tensor(30.0)).item()
@@ -117,28 +155,52 @@ def softplus(x: ArrayLike, beta: float = 1.0, threshold: float = 20.0) -> Tensor
 
 
 class ReLU(Module):
-    """Elementwise ``max(x, 0)``."""
+    """Elementwise ``max(x, 0)``.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.ReLU()(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[0., 0., 2.]], dtype=float64)
+    """
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return ops.relu(x)
 
 
 class Tanh(Module):
-    """Elementwise hyperbolic tangent."""
+    """Elementwise hyperbolic tangent.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.Tanh()(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[-0.76159416,  0.        ,  0.96402758]], dtype=float64)
+    """
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return ops.tanh(x)
 
 
 class Sigmoid(Module):
-    """Elementwise logistic function."""
+    """Elementwise logistic function.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.Sigmoid()(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[0.26894142, 0.5       , 0.88079708]], dtype=float64)
+    """
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return ops.sigmoid(x)
 
 
 class GELU(Module):
     """:func:`gelu` as a layer: ``GELU()`` exact (through erf), ``GELU("tanh")`` approximate.
+
+    Args:
+        approximate: ``"none"`` (exact) or ``"tanh"``.
+
+    Raises:
+        ValueError: ``approximate`` is neither.
 
     >>> import tapegrad as tg
     >>> tg.nn.GELU(approximate="tanh")
@@ -151,6 +213,7 @@ class GELU(Module):
         self.approximate = approximate
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return gelu(x, self.approximate)
 
     def extra_repr(self) -> str:
@@ -158,12 +221,21 @@ class GELU(Module):
 
 
 class LeakyReLU(Module):
-    """:func:`leaky_relu` with ``negative_slope`` (default 0.01)."""
+    """:func:`leaky_relu` with ``negative_slope`` (default 0.01).
+
+    Args:
+        negative_slope: The slope for negative inputs.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.LeakyReLU(0.1)(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[-0.1,  0. ,  2. ]], dtype=float64)
+    """
 
     def __init__(self, negative_slope: float = 0.01) -> None:
         self.negative_slope = negative_slope
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return leaky_relu(x, self.negative_slope)
 
     def extra_repr(self) -> str:
@@ -171,12 +243,21 @@ class LeakyReLU(Module):
 
 
 class ELU(Module):
-    """:func:`elu` with ``alpha`` (default 1.0)."""
+    """:func:`elu` with ``alpha`` (default 1.0).
+
+    Args:
+        alpha: The scale of the negative part.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.ELU()(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[-0.63212056,  0.        ,  2.        ]], dtype=float64)
+    """
 
     def __init__(self, alpha: float = 1.0) -> None:
         self.alpha = alpha
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return elu(x, self.alpha)
 
     def extra_repr(self) -> str:
@@ -184,20 +265,36 @@ class ELU(Module):
 
 
 class SiLU(Module):
-    """:func:`silu`: ``x * sigmoid(x)``."""
+    """:func:`silu`: ``x * sigmoid(x)``.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.SiLU()(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[-0.26894142,  0.        ,  1.76159416]], dtype=float64)
+    """
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return silu(x)
 
 
 class Softplus(Module):
-    """:func:`softplus` with ``beta`` (default 1) and ``threshold`` (default 20)."""
+    """:func:`softplus` with ``beta`` (default 1) and ``threshold`` (default 20).
+
+    Args:
+        beta: The sharpness.
+        threshold: Above ``beta * x > threshold`` the layer is the identity.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.Softplus()(tg.tensor([[-1.0, 0.0, 2.0]]))
+    tensor([[0.31326169, 0.69314718, 2.12692801]], dtype=float64)
+    """
 
     def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
         self.beta = beta
         self.threshold = threshold
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The activation of ``x``, elementwise (any shape)."""
         return softplus(x, self.beta, self.threshold)
 
     def extra_repr(self) -> str:
@@ -215,6 +312,12 @@ def _dim(dim: int | None, layer: str) -> int:
 class Softmax(Module):
     """``softmax`` along ``dim`` (which must be given).
 
+    Args:
+        dim: The axis to normalise over.
+
+    Raises:
+        ValueError: When called without ``dim``.
+
     >>> import tapegrad as tg
     >>> tg.nn.Softmax(dim=1)(tg.zeros((1, 4))).numpy()
     array([[0.25, 0.25, 0.25, 0.25]])
@@ -224,6 +327,7 @@ class Softmax(Module):
         self.dim = _dim(dim, "Softmax")
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``softmax(x)`` along ``dim``."""
         return ops.softmax(x, axis=self.dim)
 
     def extra_repr(self) -> str:
@@ -231,12 +335,24 @@ class Softmax(Module):
 
 
 class LogSoftmax(Module):
-    """``log_softmax`` along ``dim`` (which must be given)."""
+    """``log_softmax`` along ``dim`` (which must be given).
+
+    Args:
+        dim: The axis to normalise over.
+
+    Raises:
+        ValueError: When called without ``dim``.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.LogSoftmax(dim=1)(tg.tensor([[0.0, 0.0]]))
+    tensor([[-0.69314718, -0.69314718]], dtype=float64)
+    """
 
     def __init__(self, dim: int | None = None) -> None:
         self.dim = _dim(dim, "LogSoftmax")
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``log_softmax(x)`` along ``dim``."""
         return ops.log_softmax(x, axis=self.dim)
 
     def extra_repr(self) -> str:
@@ -245,6 +361,10 @@ class LogSoftmax(Module):
 
 class Identity(Module):
     """Returns its input unchanged; constructor arguments are accepted and ignored.
+
+    Args:
+        *args: Ignored.
+        **kwargs: Ignored.
 
     >>> import tapegrad as tg
     >>> tg.nn.Identity(54, unused="anything")(tg.tensor([1.0])).numpy()
@@ -255,4 +375,5 @@ class Identity(Module):
         pass
 
     def forward(self, x: Any) -> Any:
+        """``x`` itself."""
         return x

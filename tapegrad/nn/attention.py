@@ -74,6 +74,21 @@ def scaled_dot_product_attention(
     (added to the scores). ``is_causal`` lets query i attend to keys ``j <= i`` only.
     ``dropout_p`` drops attention weights (always: pass 0 in evaluation).
 
+    Args:
+        query: ``(..., L, E)``.
+        key: ``(..., S, E)``.
+        value: ``(..., S, Ev)``.
+        attn_mask: A boolean or float mask broadcasting to ``(..., L, S)``, or None.
+        dropout_p: The probability of dropping an attention weight, in ``[0, 1)``.
+        is_causal: Whether query ``i`` may attend to keys ``j <= i`` only.
+        scale: The scores' factor; ``1/sqrt(E)`` when None.
+
+    Returns:
+        ``(..., L, Ev)``.
+
+    Raises:
+        ValueError: The shapes do not fit, or ``dropout_p`` is outside ``[0, 1)``.
+
     >>> import tapegrad as tg
     >>> q = k = v = tg.tensor([[[1.0, 0.0], [0.0, 1.0]]])
     >>> tg.nn.scaled_dot_product_attention(q, k, v, is_causal=True).numpy()[0, 0]
@@ -133,6 +148,25 @@ class MultiheadAttention(Module):
     weights ``(N, L, S)`` averaged over heads (``(N, heads, L, S)`` if not), or None
     without ``need_weights``. ``is_causal`` without ``attn_mask`` applies the causal mask.
 
+    Args:
+        embed_dim: The size of the query's last axis and of the output's.
+        num_heads: The number of heads; it must divide ``embed_dim``.
+        dropout: Dropout on the attention weights (in training mode).
+        bias: Whether the projections have biases.
+        add_bias_kv: Whether to append a learnable bias to the keys and values.
+        add_zero_attn: Whether to append a zero key and value.
+        kdim: The keys' size; ``embed_dim`` when None.
+        vdim: The values' size; ``embed_dim`` when None.
+        batch_first: Whether inputs and outputs are ``(N, L, E)`` instead of ``(L, N, E)``.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: ``num_heads`` does not divide ``embed_dim``; when called, the inputs'
+            shapes or masks do not fit.
+
     >>> import tapegrad as tg
     >>> mha = tg.nn.MultiheadAttention(8, 2, batch_first=True)
     >>> x = tg.ones((3, 5, 8), dtype="float32")
@@ -140,6 +174,12 @@ class MultiheadAttention(Module):
     >>> out.shape, weights.shape
     ((3, 5, 8), (3, 5, 5))
     """
+
+    # Either the packed projection or the three separate ones (kdim or vdim given).
+    in_proj_weight: Variable
+    q_proj_weight: Variable
+    k_proj_weight: Variable
+    v_proj_weight: Variable
 
     def __init__(
         self,
@@ -181,6 +221,7 @@ class MultiheadAttention(Module):
             self.in_proj_bias = Variable(ops.zeros((3 * embed_dim,), dtype=dtype, device=device))
         self.out_proj = Linear(embed_dim, embed_dim, bias=bias, **options)
         if bias:
+            assert self.out_proj.bias is not None
             self.out_proj.bias.assign(np.zeros(embed_dim))
 
     def _projections(self) -> list[tuple[Any, Any]]:
@@ -205,6 +246,7 @@ class MultiheadAttention(Module):
         average_attn_weights: bool = True,
         is_causal: bool = False,
     ) -> tuple[Tensor, Tensor | None]:
+        """``(output, weights)`` for ``query``, ``key`` and ``value`` (see the class text)."""
         inputs = [x if isinstance(x, Tensor) else ops.asarray(x) for x in (query, key, value)]
         batched = inputs[0].ndim == 3
         expected = [self.embed_dim, self.kdim, self.vdim]

@@ -109,6 +109,20 @@ def nll_loss(
     ``input``: ``-weight[y] * input[y]`` per label; labels equal to ``ignore_index``
     count for nothing. ``"mean"`` divides by the sum of the weights of the labels kept.
 
+    Args:
+        input: Log-probabilities ``(N, C)``, ``(N, C, d...)`` or ``(C,)``.
+        target: Integer classes ``(N,)`` (``(N, d...)``).
+        weight: One weight per class.
+        ignore_index: A class label whose examples count for nothing.
+        reduction: ``"mean"``, ``"sum"`` or ``"none"`` (the per-element losses).
+
+    Returns:
+        The loss: a scalar, or one per example with ``"none"``.
+
+    Raises:
+        ValueError: The shapes do not fit, a label is out of range, or ``reduction`` is
+            unknown.
+
     >>> import tapegrad as tg
     >>> log_probs = tg.log(tg.tensor([[0.5, 0.25, 0.25], [0.1, 0.8, 0.1]]))
     >>> round(tg.nn.nll_loss(log_probs, [0, 1]).item(), 6)
@@ -141,6 +155,22 @@ def cross_entropy(
     ``ignore_index`` drops labels, and ``label_smoothing`` mixes the one-hot target with
     the uniform distribution: ``(1 - eps) * nll + eps * mean_c(-weight_c log p_c)``, with
     PyTorch's normalisation under ``"mean"`` (the sum of the kept labels' weights).
+
+    Args:
+        input: Logits ``(N, C)``, ``(N, C, d...)`` or ``(C,)``.
+        target: Integer classes ``(N,)`` (``(N, d...)``), or probabilities shaped like
+            ``input``.
+        weight: One weight per class.
+        ignore_index: A class label whose examples count for nothing.
+        reduction: ``"mean"``, ``"sum"`` or ``"none"`` (the per-element losses).
+        label_smoothing: The weight ``eps`` of the uniform distribution, in ``[0, 1]``.
+
+    Returns:
+        The loss: a scalar, or one per example with ``"none"``.
+
+    Raises:
+        ValueError: The shapes do not fit, a label is out of range, or ``reduction`` is
+            unknown.
 
     >>> import tapegrad as tg
     >>> round(tg.nn.cross_entropy(tg.tensor([[0.0, 0.0]]), [1]).item(), 4)

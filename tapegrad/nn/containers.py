@@ -60,6 +60,12 @@ class _Indexed(Module):
 class Sequential(_Indexed):
     """Layers applied one after another; ``model[i]`` is the i-th layer.
 
+    Args:
+        *layers: The Modules, in order.
+
+    Raises:
+        TypeError: A layer is not a Module.
+
     >>> import tapegrad as tg
     >>> model = tg.nn.Sequential(tg.nn.Linear(4, 8), tg.nn.ReLU(), tg.nn.Linear(8, 2))
     >>> model(tg.ones((3, 4), dtype="float32")).shape, len(model)
@@ -74,9 +80,11 @@ class Sequential(_Indexed):
 
     @property
     def layers(self) -> list[Module]:
+        """The layers, in order."""
         return self._layers()
 
     def forward(self, x: Any) -> Any:
+        """``x`` passed through each layer in turn."""
         for layer in self._layers():
             x = layer(x)
         return x
@@ -84,6 +92,12 @@ class Sequential(_Indexed):
 
 class ModuleList(_Indexed):
     """A list of layers whose Variables the enclosing Module finds (``0.weight``, ...).
+
+    Args:
+        modules: The initial Modules.
+
+    Raises:
+        TypeError: An entry is not a Module.
 
     >>> import tapegrad as tg
     >>> blocks = tg.nn.ModuleList([tg.nn.Linear(2, 2) for _ in range(3)])
@@ -121,6 +135,7 @@ class ModuleList(_Indexed):
         self._set_layers(layers)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """Raises NotImplementedError: a ModuleList is iterated over, not called."""
         raise NotImplementedError(
             "ModuleList has no forward: iterate over it (for layer in self.layers: ...)"
         )
@@ -128,6 +143,13 @@ class ModuleList(_Indexed):
 
 class ModuleDict(Module):
     """Layers by name; the names become the first part of their Variables' names.
+
+    Args:
+        modules: A mapping, or ``(name, module)`` pairs; names are identifiers.
+
+    Raises:
+        TypeError: A value is not a Module.
+        KeyError: A name is not an identifier, or starts with ``_``.
 
     >>> import tapegrad as tg
     >>> heads = tg.nn.ModuleDict({"digit": tg.nn.Linear(4, 10), "parity": tg.nn.Linear(4, 2)})
@@ -170,12 +192,15 @@ class ModuleDict(Module):
         return iter(self.keys())
 
     def keys(self) -> list[str]:
+        """The names, in insertion order."""
         return [name for name, _ in self.named_children()]
 
     def values(self) -> list[Module]:
+        """The layers, in insertion order."""
         return [layer for _, layer in self.named_children()]
 
     def items(self) -> list[tuple[str, Module]]:
+        """``(name, layer)`` pairs, in insertion order."""
         return list(self.named_children())
 
     def update(self, modules: Mapping[str, Module] | Iterable[tuple[str, Module]]) -> None:
@@ -185,4 +210,5 @@ class ModuleDict(Module):
             self[key] = layer
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """Raises NotImplementedError: a ModuleDict's layers are called by key."""
         raise NotImplementedError("ModuleDict has no forward: call its layers by key")

@@ -11,6 +11,7 @@ both against the same gather built from ``getitem`` and ``stack``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -37,7 +38,9 @@ def output_size(size: int, kernel: int, stride: int, padding: int, dilation: int
     return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
 
 
-def _windows(padded_shape: tuple[int, ...], kernel: Pair, stride: Pair, dilation: Pair):
+def _windows(
+    padded_shape: tuple[int, ...], kernel: Pair, stride: Pair, dilation: Pair
+) -> Iterator[tuple[int, int, tuple[slice, ...]]]:
     """(i, j, index into the padded image) for each kernel offset."""
     _, _, h, w = padded_shape
     ho = output_size(h, kernel[0], stride[0], 0, dilation[0])
@@ -56,7 +59,9 @@ def _padded_shape(shape: tuple[int, ...], padding: Pair) -> tuple[int, ...]:
     return (n, c, h + 2 * padding[0], w + 2 * padding[1])
 
 
-def _im2col_forward(xp: Any, x: Any, kernel: Pair, stride: Pair, padding: Pair, dilation: Pair):
+def _im2col_forward(
+    xp: Any, x: Any, kernel: Pair, stride: Pair, padding: Pair, dilation: Pair
+) -> Any:
     if padding != (0, 0):
         padded = ops.zeros(_padded_shape(x.shape, padding), dtype=x.dtype, like=x)._data
         _, _, h, w = x.shape
@@ -68,8 +73,14 @@ def _im2col_forward(xp: Any, x: Any, kernel: Pair, stride: Pair, padding: Pair, 
 
 
 def _col2im_forward(
-    xp: Any, cols: Any, shape: tuple, kernel: Pair, stride: Pair, padding: Pair, dilation: Pair
-):
+    xp: Any,
+    cols: Any,
+    shape: tuple[int, ...],
+    kernel: Pair,
+    stride: Pair,
+    padding: Pair,
+    dilation: Pair,
+) -> Any:
     padded_shape = _padded_shape(shape, padding)
     out = ops.zeros(padded_shape, dtype=cols.dtype, like=cols)._data
     for i, j, index in _windows(padded_shape, kernel, stride, dilation):
@@ -106,6 +117,19 @@ def im2col(
     ``out[n, c, i, j, y, x]`` is the zero-padded input at row
     ``y * stride + i * dilation`` and column ``x * stride + j * dilation``.
 
+    Args:
+        x: The input ``(N, C, H, W)``.
+        kernel_size: The window's size (an int or an ``(h, w)`` pair).
+        stride: The step between windows (an int or an ``(h, w)`` pair).
+        padding: Zeros added on each side (an int or an ``(h, w)`` pair).
+        dilation: The spacing between kernel elements (an int or an ``(h, w)`` pair).
+
+    Returns:
+        ``(N, C, kh, kw, H_out, W_out)``.
+
+    Raises:
+        ValueError: The input is not 4-d or is smaller than the kernel.
+
     >>> import tapegrad as tg
     >>> tg.nn.im2col(tg.ones((2, 3, 5, 5)), 3, padding=1).shape
     (2, 3, 3, 3, 5, 5)
@@ -136,6 +160,20 @@ def conv2d(
     """2-D cross-correlation (PyTorch's conv2d) of NCHW ``x`` with ``weight`` of shape
     ``(out_channels, in_channels, kh, kw)``, plus ``bias`` per output channel.
 
+    Args:
+        x: The input ``(N, C, H, W)``.
+        weight: ``(out_channels, C, kh, kw)``.
+        bias: ``(out_channels,)``, or None.
+        stride: The step between windows (an int or an ``(h, w)`` pair).
+        padding: Zeros added on each side (an int or an ``(h, w)`` pair).
+        dilation: The spacing between kernel elements (an int or an ``(h, w)`` pair).
+
+    Returns:
+        ``(N, out_channels, H_out, W_out)``.
+
+    Raises:
+        ValueError: The shapes do not fit.
+
     >>> import tapegrad as tg
     >>> tg.nn.conv2d(tg.ones((1, 2, 4, 4)), tg.ones((3, 2, 3, 3)), padding=1).shape
     (1, 3, 4, 4)
@@ -164,6 +202,23 @@ def conv2d(
 class Conv2d(Module):
     """A 2-D convolution layer on NCHW input; weight ``(out, in, kh, kw)`` and bias
     Kaiming-uniform initialised like PyTorch's (bound ``1/sqrt(in * kh * kw)``).
+
+    Args:
+        in_channels: The input's channels (axis 1).
+        out_channels: The output's channels.
+        kernel_size: The kernel's size (an int or an ``(h, w)`` pair).
+        stride: The step between windows (an int or an ``(h, w)`` pair).
+        padding: Zeros added on each side (an int or an ``(h, w)`` pair).
+        dilation: The spacing between kernel elements (an int or an ``(h, w)`` pair).
+        bias: Whether to add a learnable bias per output channel.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: A size is not positive; when called, the input is not NCHW with
+            ``in_channels`` channels, or is smaller than the kernel.
 
     >>> import tapegrad as tg
     >>> conv = tg.nn.Conv2d(1, 8, 3, padding=1)
@@ -197,6 +252,7 @@ class Conv2d(Module):
         )
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The convolution of NCHW ``x``: ``(N, out_channels, H_out, W_out)``."""
         return conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation)
 
     def extra_repr(self) -> str:
@@ -212,6 +268,17 @@ def max_pool2d(x: ArrayLike, kernel_size: int | Pair, stride: int | Pair | None 
     """The maximum of each ``kernel_size`` window of NCHW ``x``, windows ``stride`` apart
     (``kernel_size`` apart when None); rows and columns that do not fill a window are dropped.
     Tied maxima share the gradient evenly.
+
+    Args:
+        x: The input ``(N, C, H, W)``.
+        kernel_size: The window's size (an int or an ``(h, w)`` pair).
+        stride: The step between windows; ``kernel_size`` when None.
+
+    Returns:
+        ``(N, C, H_out, W_out)``.
+
+    Raises:
+        ValueError: The input is not 4-d or is smaller than a window.
 
     >>> import tapegrad as tg
     >>> tg.nn.max_pool2d(tg.ones((1, 1, 5, 4)), 2).shape
@@ -231,7 +298,20 @@ def max_pool2d(x: ArrayLike, kernel_size: int | Pair, stride: int | Pair | None 
 
 
 class MaxPool2d(Module):
-    """Max pooling over ``kernel_size`` windows, ``stride`` apart (default: ``kernel_size``)."""
+    """Max pooling over ``kernel_size`` windows, ``stride`` apart (default: ``kernel_size``).
+
+    Args:
+        kernel_size: The window's size (an int or an ``(h, w)`` pair).
+        stride: The step between windows; ``kernel_size`` when None.
+
+    Raises:
+        ValueError: When called, the input is not NCHW or is smaller than a window.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.MaxPool2d(2)(tg.reshape(tg.arange(16.0), (1, 1, 4, 4)))
+    tensor([[[[ 5.,  7.],
+              [13., 15.]]]], dtype=float64)
+    """
 
     def __init__(self, kernel_size: int | Pair, stride: int | Pair | None = None) -> None:
         self.kernel_size = _pair(kernel_size, "kernel_size", "MaxPool2d", 1)
@@ -240,6 +320,7 @@ class MaxPool2d(Module):
         )
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The pooled NCHW ``x``: ``(N, C, H_out, W_out)``."""
         return max_pool2d(x, self.kernel_size, self.stride)
 
     def extra_repr(self) -> str:
@@ -263,6 +344,20 @@ def conv1d(
 ) -> Tensor:
     """1-D cross-correlation (PyTorch's conv1d) of ``x`` ``(N, C, L)`` with ``weight``
     ``(out_channels, C, k)``: conv2d on a height-1 image.
+
+    Args:
+        x: The input ``(N, C, L)``.
+        weight: ``(out_channels, C, k)``.
+        bias: ``(out_channels,)``, or None.
+        stride: The step between windows.
+        padding: Zeros added at each end.
+        dilation: The spacing between kernel elements.
+
+    Returns:
+        ``(N, out_channels, L_out)``.
+
+    Raises:
+        ValueError: The shapes do not fit.
 
     >>> import tapegrad as tg
     >>> tg.nn.conv1d(tg.ones((2, 3, 10)), tg.ones((4, 3, 3)), stride=2).shape
@@ -295,6 +390,23 @@ class Conv1d(Module):
     """A 1-D convolution layer on ``(N, C, L)`` input; weight ``(out, in, k)`` and bias
     Kaiming-uniform initialised like PyTorch's (bound ``1/sqrt(in * k)``).
 
+    Args:
+        in_channels: The input's channels (axis 1).
+        out_channels: The output's channels.
+        kernel_size: The kernel's length.
+        stride: The step between windows.
+        padding: Zeros added at each end.
+        dilation: The spacing between kernel elements.
+        bias: Whether to add a learnable bias per output channel.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: A size is not positive; when called, the input is not ``(N, C, L)`` with
+            ``in_channels`` channels, or is shorter than the kernel.
+
     >>> import tapegrad as tg
     >>> tg.nn.Conv1d(2, 5, 3, padding=1)(tg.ones((4, 2, 7), dtype="float32")).shape
     (4, 5, 7)
@@ -326,6 +438,7 @@ class Conv1d(Module):
         )
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The convolution of ``x`` ``(N, C, L)``: ``(N, out_channels, L_out)``."""
         return conv1d(x, self.weight, self.bias, self.stride, self.padding, self.dilation)
 
     def extra_repr(self) -> str:

@@ -37,6 +37,21 @@ def conv_transpose2d(
     (PyTorch's layout), plus ``bias`` per output channel. The output's height is
     ``(H - 1) * stride - 2 * padding + dilation * (kh - 1) + output_padding + 1``.
 
+    Args:
+        x: The input ``(N, C_in, H, W)``.
+        weight: ``(C_in, C_out, kh, kw)``.
+        bias: ``(C_out,)``, or None.
+        stride: The step between the input's positions in the output (an int or a pair).
+        padding: Rows and columns removed from each side of the output (an int or a pair).
+        output_padding: Rows and columns added to one side of the output (an int or a pair).
+        dilation: The spacing between kernel elements (an int or an ``(h, w)`` pair).
+
+    Returns:
+        ``(N, C_out, H_out, W_out)``.
+
+    Raises:
+        ValueError: The shapes do not fit.
+
     >>> import tapegrad as tg
     >>> tg.nn.conv_transpose2d(tg.ones((1, 2, 3, 3)), tg.ones((2, 4, 3, 3)), stride=2).shape
     (1, 4, 7, 7)
@@ -95,6 +110,24 @@ class ConvTranspose2d(Module):
     """A transposed 2-D convolution layer; weight ``(in, out, kh, kw)`` as PyTorch's, and
     weight and bias drawn from U(+-1/sqrt(out * kh * kw)) as PyTorch's defaults.
 
+    Args:
+        in_channels: The input's channels (axis 1).
+        out_channels: The output's channels.
+        kernel_size: The kernel's size (an int or an ``(h, w)`` pair).
+        stride: The step between the input's positions in the output (an int or a pair).
+        padding: Rows and columns removed from each side of the output (an int or a pair).
+        output_padding: Rows and columns added to one side of the output (an int or a pair).
+        bias: Whether to add a learnable bias per output channel.
+        dilation: The spacing between kernel elements (an int or an ``(h, w)`` pair).
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: A size is out of range; when called, the input is not NCHW with
+            ``in_channels`` channels.
+
     >>> import tapegrad as tg
     >>> up = tg.nn.ConvTranspose2d(8, 4, 2, stride=2)
     >>> up(tg.ones((1, 8, 5, 5), dtype="float32")).shape
@@ -130,6 +163,7 @@ class ConvTranspose2d(Module):
         )
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The transposed convolution of NCHW ``x``: ``(N, out_channels, H_out, W_out)``."""
         return conv_transpose2d(
             x, self.weight, self.bias, self.stride, self.padding, self.output_padding,
             self.dilation,

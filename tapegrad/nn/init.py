@@ -33,6 +33,20 @@ def uniform(
 ) -> Tensor:
     """Samples of U(-bound, bound).
 
+    Args:
+        shape: The result's shape.
+        bound: The half-width of the interval, non-negative.
+        dtype: A floating dtype.
+        device: The device; the default device when None.
+        generator: The random stream; the default ``tg.random`` stream when None.
+
+    Returns:
+        A new Tensor of ``shape`` (no tape records it).
+
+    Raises:
+        ValueError: ``bound`` is negative.
+        TypeError: ``dtype`` is not floating-point.
+
     >>> import tapegrad as tg
     >>> w = tg.nn.init.uniform((3, 2), bound=0.5)
     >>> w.dtype, bool((abs(w) <= 0.5).numpy().all())
@@ -53,6 +67,20 @@ def kaiming_uniform(
 
     With the default ``a = sqrt(5)`` the bound is ``1 / sqrt(fan_in)``, PyTorch's
     default for Linear and Conv2d weights.
+
+    Args:
+        shape: The result's shape.
+        fan_in: The number of inputs of each output unit, positive.
+        a: The negative slope of the leaky ReLU that follows.
+        dtype: A floating dtype.
+        device: The device; the default device when None.
+        generator: The random stream; the default ``tg.random`` stream when None.
+
+    Returns:
+        A new Tensor of ``shape`` (no tape records it).
+
+    Raises:
+        ValueError: ``fan_in`` is not positive.
 
     >>> import tapegrad as tg
     >>> w = tg.nn.init.kaiming_uniform((100, 10), fan_in=100)
@@ -76,6 +104,21 @@ def xavier_uniform(
 ) -> Tensor:
     """Glorot-uniform samples: bound ``gain * sqrt(6 / (fan_in + fan_out))``.
 
+    Args:
+        shape: The result's shape.
+        fan_in: The number of inputs of each output unit, positive.
+        fan_out: The number of outputs of each input unit, positive.
+        gain: The scale of the bound.
+        dtype: A floating dtype.
+        device: The device; the default device when None.
+        generator: The random stream; the default ``tg.random`` stream when None.
+
+    Returns:
+        A new Tensor of ``shape`` (no tape records it).
+
+    Raises:
+        ValueError: A fan is not positive.
+
     >>> import tapegrad as tg
     >>> tg.nn.init.xavier_uniform((4, 4), fan_in=4, fan_out=4).shape
     (4, 4)
@@ -93,6 +136,20 @@ def normal(
     generator: random.Generator | None = None,
 ) -> Tensor:
     """Samples of N(0, std**2) (PyTorch's default for Embedding with ``std=1``).
+
+    Args:
+        shape: The result's shape.
+        std: The standard deviation, non-negative.
+        dtype: A floating dtype.
+        device: The device; the default device when None.
+        generator: The random stream; the default ``tg.random`` stream when None.
+
+    Returns:
+        A new Tensor of ``shape`` (no tape records it).
+
+    Raises:
+        ValueError: ``std`` is negative.
+        TypeError: ``dtype`` is not floating-point.
 
     >>> import tapegrad as tg
     >>> tg.nn.init.normal((2, 3)).dtype

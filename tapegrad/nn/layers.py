@@ -23,6 +23,17 @@ ArrayLike = Any
 def linear(x: ArrayLike, weight: ArrayLike, bias: ArrayLike | None = None) -> Tensor:
     """``x @ weight + bias`` with ``weight`` of shape ``(in_features, out_features)``.
 
+    Args:
+        x: The input ``(..., in_features)``.
+        weight: ``(in_features, out_features)``.
+        bias: ``(out_features,)``, or None.
+
+    Returns:
+        ``(..., out_features)``.
+
+    Raises:
+        ValueError: The input's last axis does not fit the weight.
+
     >>> import tapegrad as tg
     >>> tg.nn.linear(tg.ones((2, 3)), tg.ones((3, 4)), tg.zeros(4)).shape
     (2, 4)
@@ -40,6 +51,19 @@ def linear(x: ArrayLike, weight: ArrayLike, bias: ArrayLike | None = None) -> Te
 class Linear(Module):
     """``x @ weight + bias``; weight ``(in_features, out_features)``, Kaiming-uniform
     initialised like PyTorch's (bound ``1/sqrt(in_features)`` for weight and bias).
+
+    Args:
+        in_features: The size of the input's last axis.
+        out_features: The size of the output's last axis.
+        bias: Whether to add a learnable bias.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: A size is not positive; when called, the input's last axis is not
+            ``in_features``.
 
     >>> import tapegrad as tg
     >>> layer = tg.nn.Linear(3, 2)
@@ -64,6 +88,7 @@ class Linear(Module):
         )
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``x @ weight + bias`` for ``x`` of shape ``(..., in_features)``."""
         return linear(x, self.weight, self.bias)
 
     def extra_repr(self) -> str:
@@ -74,12 +99,24 @@ class Linear(Module):
 
 
 class Flatten(Module):
-    """Merge the axes from ``start_dim`` on into one: ``(N, C, H, W) -> (N, C*H*W)``."""
+    """Merge the axes from ``start_dim`` on into one: ``(N, C, H, W) -> (N, C*H*W)``.
+
+    Args:
+        start_dim: The first axis to merge.
+
+    Raises:
+        ValueError: When called, ``start_dim`` is out of range for the input.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.Flatten()(tg.ones((2, 3, 4, 5))).shape
+    (2, 60)
+    """
 
     def __init__(self, start_dim: int = 1) -> None:
         self.start_dim = start_dim
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``x`` with the axes from ``start_dim`` on merged into one."""
         shape = shape_of(x)
         (start,) = normalize_axis(self.start_dim, len(shape), "Flatten")
         return ops.reshape(x, shape[:start] + (-1,))
@@ -93,6 +130,19 @@ def dropout(
 ) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)``
     (only when ``training``; otherwise ``x`` is returned unchanged).
+
+    Args:
+        x: The input.
+        p: The probability of zeroing an element, in ``[0, 1]``.
+        training: Whether to drop (otherwise ``x`` is returned).
+        generator: The random stream of the mask; the default ``tg.random`` stream when
+            None.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+
+    Raises:
+        ValueError: ``p`` is outside ``[0, 1]``.
 
     >>> import tapegrad as tg
     >>> y = tg.nn.dropout(tg.ones(1000), 0.5, generator=tg.random.Generator(0))
@@ -117,6 +167,18 @@ class Dropout(Module):
 
     Masks come from ``generator`` (the default ``tg.random`` stream when None, so
     ``tg.random.seed(n)`` makes them reproducible).
+
+    Args:
+        p: The probability of zeroing an element, in ``[0, 1]``.
+        generator: The random stream of the masks.
+
+    Raises:
+        ValueError: ``p`` is outside ``[0, 1]``.
+
+    >>> import tapegrad as tg
+    >>> layer = tg.nn.Dropout(0.5)
+    >>> layer.eval()(tg.ones(4))  # the identity outside training
+    tensor([1., 1., 1., 1.], dtype=float64)
     """
 
     def __init__(self, p: float = 0.5, generator: random.Generator | None = None) -> None:
@@ -126,6 +188,7 @@ class Dropout(Module):
         self.generator = generator
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``x`` with elements dropped (training mode) or unchanged (evaluation mode)."""
         return dropout(x, self.p, self.training, self.generator)
 
     def extra_repr(self) -> str:
@@ -134,6 +197,16 @@ class Dropout(Module):
 
 def embedding(indices: Any, weight: ArrayLike) -> Tensor:
     """Rows of ``weight`` at integer ``indices``: shape ``indices.shape + (dim,)``.
+
+    Args:
+        indices: Integer row numbers, in ``[0, weight.shape[0])``.
+        weight: The table ``(num_embeddings, dim)``.
+
+    Returns:
+        ``indices.shape + (dim,)``.
+
+    Raises:
+        ValueError: The indices are not integers, or are out of range.
 
     >>> import tapegrad as tg
     >>> tg.nn.embedding([[0, 2]], tg.eye(3)).shape
@@ -161,6 +234,17 @@ class Embedding(Module):
     """A lookup table of ``num_embeddings`` vectors of size ``embedding_dim``,
     initialised N(0, 1) like PyTorch's.
 
+    Args:
+        num_embeddings: The number of rows.
+        embedding_dim: The size of each row.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: When called, the indices are not integers in ``[0, num_embeddings)``.
+
     >>> import tapegrad as tg
     >>> tg.nn.Embedding(10, 4)(tg.tensor([[1, 2, 3]])).shape
     (1, 3, 4)
@@ -180,6 +264,7 @@ class Embedding(Module):
         self.weight = Variable(init.normal(shape, 1.0, dtype, device, generator))
 
     def forward(self, indices: Any) -> Tensor:
+        """The rows at integer ``indices``: ``indices.shape + (embedding_dim,)``."""
         return embedding(indices, self.weight)
 
     def extra_repr(self) -> str:
@@ -195,6 +280,19 @@ def layer_norm(
 ) -> Tensor:
     """Normalise over the trailing ``normalized_shape`` axes to zero mean and unit (biased)
     variance, then scale by ``weight`` and shift by ``bias``.
+
+    Args:
+        x: The input.
+        normalized_shape: The trailing axes to normalise over (an int for one).
+        weight: The scale, of ``normalized_shape``, or None.
+        bias: The shift, of ``normalized_shape``, or None.
+        eps: Added to the variance for stability.
+
+    Returns:
+        The normalised ``x``, of its shape.
+
+    Raises:
+        ValueError: The input does not end in ``normalized_shape``.
 
     >>> import tapegrad as tg
     >>> y = tg.nn.layer_norm(tg.tensor([[1.0, 2.0, 3.0]]), 3)
@@ -222,6 +320,16 @@ class LayerNorm(Module):
     """Layer normalisation over the trailing ``normalized_shape`` axes, with a learnable
     elementwise scale (ones) and shift (zeros).
 
+    Args:
+        normalized_shape: The trailing axes to normalise over (an int for one).
+        eps: Added to the variance for stability.
+        elementwise_affine: Whether to learn a scale and a shift per element.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+
+    Raises:
+        ValueError: When called, the input does not end in ``normalized_shape``.
+
     >>> import tapegrad as tg
     >>> tg.nn.LayerNorm(4)(tg.ones((2, 4), dtype="float32")).shape
     (2, 4)
@@ -244,6 +352,7 @@ class LayerNorm(Module):
             self.bias = Variable(ops.zeros(self.normalized_shape, dtype=dtype, device=device))
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``x`` normalised over its trailing ``normalized_shape`` axes."""
         return layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:

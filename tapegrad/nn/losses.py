@@ -79,6 +79,17 @@ def _pair(pred: ArrayLike, target: ArrayLike, op: str, reduction: str) -> tuple[
 def mse_loss(pred: ArrayLike, target: ArrayLike, reduction: str = "mean") -> Tensor:
     """Mean squared error ``mean((pred - target) ** 2)``; the shapes must be equal.
 
+    Args:
+        pred: The predictions.
+        target: The targets, of the same shape.
+        reduction: ``"mean"``, ``"sum"`` or ``"none"`` (the per-element losses).
+
+    Returns:
+        The loss: a scalar, or one per element with ``"none"``.
+
+    Raises:
+        ValueError: The shapes differ, or ``reduction`` is unknown.
+
     >>> import tapegrad as tg
     >>> tg.nn.mse_loss(tg.tensor([1.0, 2.0]), tg.tensor([1.0, 4.0])).item()
     2.0
@@ -95,6 +106,17 @@ def mse_loss(pred: ArrayLike, target: ArrayLike, reduction: str = "mean") -> Ten
 def l1_loss(pred: ArrayLike, target: ArrayLike, reduction: str = "mean") -> Tensor:
     """Mean absolute error ``mean(|pred - target|)`` (gradient 0 where they are equal).
 
+    Args:
+        pred: The predictions.
+        target: The targets, of the same shape.
+        reduction: ``"mean"``, ``"sum"`` or ``"none"`` (the per-element losses).
+
+    Returns:
+        The loss: a scalar, or one per element with ``"none"``.
+
+    Raises:
+        ValueError: The shapes differ, or ``reduction`` is unknown.
+
     >>> import tapegrad as tg
     >>> tg.nn.l1_loss(tg.tensor([1.0, 2.0]), tg.tensor([1.0, 5.0]), reduction="sum").item()
     3.0
@@ -108,6 +130,18 @@ def smooth_l1_loss(
 ) -> Tensor:
     """``0.5 d**2 / beta`` where ``d = |pred - target| < beta``, else ``d - 0.5 beta``
     (``beta = 0``: the L1 loss).
+
+    Args:
+        pred: The predictions.
+        target: The targets, of the same shape.
+        reduction: ``"mean"``, ``"sum"`` or ``"none"`` (the per-element losses).
+        beta: Where the loss turns from quadratic to linear, non-negative.
+
+    Returns:
+        The loss: a scalar, or one per element with ``"none"``.
+
+    Raises:
+        ValueError: The shapes differ, ``reduction`` is unknown, or ``beta`` is negative.
 
     >>> import tapegrad as tg
     >>> tg.nn.smooth_l1_loss(tg.tensor([0.0, 0.0]), [0.5, 3.0], reduction="none").numpy()
@@ -130,6 +164,18 @@ def huber_loss(
     """``0.5 d**2`` where ``d = |pred - target| < delta``, else ``delta * (d - 0.5 delta)``
     (``smooth_l1_loss`` times ``beta = delta``).
 
+    Args:
+        pred: The predictions.
+        target: The targets, of the same shape.
+        reduction: ``"mean"``, ``"sum"`` or ``"none"`` (the per-element losses).
+        delta: Where the loss turns from quadratic to linear, positive.
+
+    Returns:
+        The loss: a scalar, or one per element with ``"none"``.
+
+    Raises:
+        ValueError: The shapes differ, ``reduction`` is unknown, or ``delta`` is not positive.
+
     >>> import tapegrad as tg
     >>> tg.nn.huber_loss(tg.tensor([0.0, 0.0]), [0.5, 3.0], delta=2.0, reduction="none").numpy()
     array([0.125, 4.   ])
@@ -151,6 +197,18 @@ def kl_div(
     elementwise, 0 where ``target`` is 0; with ``log_target``, ``exp(target) * (target -
     input)``. ``reduction="batchmean"`` divides the sum by the batch size (the first axis),
     the true KL divergence per example; ``"mean"`` averages over every element.
+
+    Args:
+        input: Log-probabilities.
+        target: Probabilities (log-probabilities with ``log_target``), of the same shape.
+        reduction: ``"mean"``, ``"sum"``, ``"batchmean"`` or ``"none"``.
+        log_target: Whether ``target`` holds log-probabilities.
+
+    Returns:
+        The loss: a scalar, or one per element with ``"none"``.
+
+    Raises:
+        ValueError: The shapes differ, or ``reduction`` is unknown.
 
     >>> import tapegrad as tg
     >>> p = tg.tensor([[0.5, 0.5]])
@@ -218,6 +276,18 @@ def binary_cross_entropy(
     """``-weight * (target log(input) + (1 - target) log(1 - input))`` for probabilities
     ``input`` in [0, 1]; each log is clamped at -100, as PyTorch's.
 
+    Args:
+        input: Probabilities in ``[0, 1]``.
+        target: Targets in ``[0, 1]``, of the same shape.
+        weight: Weights broadcast to the input's shape.
+        reduction: ``"mean"``, ``"sum"`` or ``"none"`` (the per-element losses).
+
+    Returns:
+        The loss: a scalar, or one per element with ``"none"``.
+
+    Raises:
+        ValueError: The shapes differ, ``input`` is outside ``[0, 1]``, or ``reduction`` is unknown.
+
     >>> import tapegrad as tg
     >>> round(tg.nn.binary_cross_entropy(tg.tensor([0.5, 0.9]), [1.0, 1.0]).item(), 6)
     0.399254
@@ -242,6 +312,20 @@ def binary_cross_entropy_with_logits(
     same shape, computed as ``softplus(logits) - logits * targets`` (no overflow).
     ``pos_weight`` (broadcast over the last axis, one per class) weighs the positive term:
     ``(1 - t) x + (1 + (pos_weight - 1) t) softplus(-x)``; ``weight`` every element.
+
+    Args:
+        logits: The logits.
+        targets: Targets in ``[0, 1]``, of the same shape.
+        weight: Weights broadcast to the logits' shape.
+        reduction: ``"mean"``, ``"sum"`` or ``"none"`` (the per-element losses).
+        pos_weight: The weight of the positive term, one per class (the last axis).
+
+    Returns:
+        The loss: a scalar, or one per element with ``"none"``.
+
+    Raises:
+        ValueError: The shapes differ, or ``reduction`` is unknown.
+        TypeError: ``weight`` is a string (``reduction`` passed by position).
 
     >>> import tapegrad as tg
     >>> round(tg.nn.binary_cross_entropy_with_logits(tg.tensor([0.0]), [1.0]).item(), 4)

@@ -41,6 +41,7 @@ class Module:
         pass
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """The computation; subclasses define it, and calling the Module runs it."""
         raise NotImplementedError(f"{type(self).__name__} does not define forward()")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -105,13 +106,31 @@ class Module:
             yield from child.modules()
 
     def parameter_count(self, trainable_only: bool = True) -> int:
-        """The number of scalars in the (trainable) Variables."""
+        """The number of scalars in the (trainable) Variables.
+
+        Args:
+            trainable_only: Whether to count the trainable Variables only.
+
+        Returns:
+            The count, an int.
+
+        >>> import tapegrad as tg
+        >>> tg.nn.Linear(3, 2).parameter_count()
+        8
+        """
         chosen = self.trainable_variables if trainable_only else self.variables
         return sum(v.size for v in chosen)
 
     # --- modes -------------------------------------------------------------------
     def train(self, mode: bool = True) -> Module:
-        """Put this Module and its sub-Modules in training mode (Dropout active)."""
+        """Put this Module and its sub-Modules in training mode (Dropout active).
+
+        Args:
+            mode: True for training, False for evaluation.
+
+        Returns:
+            The Module.
+        """
         for m in self.modules():
             m.training = mode
         return self
@@ -121,7 +140,18 @@ class Module:
         return self.train(False)
 
     def to(self, device: str) -> Module:
-        """Move every Variable to ``device`` (before the optimizer's first step)."""
+        """Move every Variable to ``device`` (before the optimizer's first step).
+
+        Args:
+            device: ``"cpu"``, ``"gpu"`` or ``"gpu:N"``.
+
+        Returns:
+            The Module.
+
+        Raises:
+            ValueError: ``device`` is unknown.
+            RuntimeError: A GPU device was asked for and CuPy is not installed.
+        """
         for v in self.variables:
             # Moving is not an update of the value, but tapes holding the old array must
             # see it changed, so the version moves too.
@@ -139,6 +169,21 @@ class Module:
 
         Everything is checked before anything is assigned, so a bad ``state``
         leaves the Module as it was.
+
+        Args:
+            state: Arrays keyed by dotted attribute name, as :meth:`state_dict` returns.
+
+        Returns:
+            The Module.
+
+        Raises:
+            ValueError: A key is missing or unexpected, or a shape differs.
+
+        >>> import tapegrad as tg
+        >>> a, b = tg.nn.Linear(2, 1), tg.nn.Linear(2, 1)
+        >>> _ = b.load_state_dict(a.state_dict())
+        >>> bool(tg.all(a.weight == b.weight))
+        True
         """
         own = dict(self.named_variables())
         state = {k: _host(v) for k, v in state.items()}
@@ -158,12 +203,26 @@ class Module:
             v.assign(state[name])
         return self
 
-    def save(self, path: str | os.PathLike) -> None:
-        """Write ``state_dict()`` to an ``.npz`` file at ``path``."""
-        np.savez(path, **self.state_dict())
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write ``state_dict()`` to an ``.npz`` file at ``path``.
 
-    def load(self, path: str | os.PathLike) -> Module:
-        """Restore the Variables from an ``.npz`` file written by :meth:`save`; returns self."""
+        Args:
+            path: The file to write.
+        """
+        np.savez(path, **self.state_dict())  # type: ignore[arg-type]  # the stub: kwds vs allow_pickle
+
+    def load(self, path: str | os.PathLike[str]) -> Module:
+        """Restore the Variables from an ``.npz`` file written by :meth:`save`; returns self.
+
+        Args:
+            path: A file :meth:`save` wrote.
+
+        Returns:
+            The Module.
+
+        Raises:
+            ValueError: The file's keys or shapes do not fit the Module.
+        """
         with np.load(path, allow_pickle=False) as archive:
             return self.load_state_dict({k: archive[k] for k in archive.files})
 

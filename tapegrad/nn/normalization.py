@@ -38,6 +38,23 @@ def batch_norm(
     ``running_mean``/``running_var`` (when given) are assigned
     ``(1 - momentum) * running + momentum * batch``, the variance unbiased.
 
+    Args:
+        x: The input ``(N, C, ...)``.
+        running_mean: The running means ``(C,)`` (a Variable), or None.
+        running_var: The running variances ``(C,)`` (a Variable), or None.
+        weight: The scale per channel, or None.
+        bias: The shift per channel, or None.
+        training: Whether to use (and update the running statistics with) the batch's
+            statistics.
+        momentum: The weight of this batch in the running statistics.
+        eps: Added to the variance for stability.
+
+    Returns:
+        The normalised ``x``, of its shape.
+
+    Raises:
+        ValueError: The input has fewer than 2 axes, or the statistics do not fit.
+
     >>> import tapegrad as tg
     >>> mean, var = tg.Variable([0.0], trainable=False), tg.Variable([1.0], trainable=False)
     >>> y = tg.nn.batch_norm(tg.tensor([[1.0], [3.0]]), mean, var, training=True)
@@ -128,6 +145,8 @@ class _BatchNorm(Module):
             )
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``x`` normalised per channel: by the batch's statistics in training mode, by the
+        running ones in evaluation mode."""
         shape = shape_of(x)
         name = type(self).__name__
         if len(shape) not in self.ranks:
@@ -139,6 +158,7 @@ class _BatchNorm(Module):
             )
         momentum = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and not recomputing():
+            assert self.num_batches_tracked is not None  # track_running_stats made it
             self.num_batches_tracked.assign(self.num_batches_tracked._data + 1)
             if self.momentum is None:  # a cumulative average of every batch seen
                 momentum = 1.0 / float(self.num_batches_tracked._data)
@@ -161,6 +181,19 @@ class BatchNorm1d(_BatchNorm):
     Parameters ``weight`` (ones) and ``bias`` (zeros); buffers ``running_mean`` (zeros),
     ``running_var`` (ones) and ``num_batches_tracked``, as PyTorch names them.
 
+    Args:
+        num_features: The number of channels (axis 1).
+        eps: Added to the variance for stability.
+        momentum: The weight of each batch in the running statistics; None for a
+            cumulative average over every batch.
+        affine: Whether to learn a scale and a shift per channel.
+        track_running_stats: Whether to keep running statistics (used in evaluation mode).
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+
+    Raises:
+        ValueError: When called, the input's rank or channels do not fit.
+
     >>> import tapegrad as tg
     >>> bn = tg.nn.BatchNorm1d(3)
     >>> [name for name, _ in bn.named_variables()]
@@ -173,6 +206,19 @@ class BatchNorm1d(_BatchNorm):
 
 class BatchNorm2d(_BatchNorm):
     """Batch normalisation of NCHW input over N, H and W, per channel.
+
+    Args:
+        num_features: The number of channels (axis 1).
+        eps: Added to the variance for stability.
+        momentum: The weight of each batch in the running statistics; None for a
+            cumulative average over every batch.
+        affine: Whether to learn a scale and a shift per channel.
+        track_running_stats: Whether to keep running statistics (used in evaluation mode).
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+
+    Raises:
+        ValueError: When called, the input's rank or channels do not fit.
 
     >>> import tapegrad as tg
     >>> bn = tg.nn.BatchNorm2d(2)

@@ -38,6 +38,21 @@ def avg_pool2d(
     With ``count_include_pad=False`` a window is divided by the number of its elements
     inside ``x``; ``divisor_override`` divides every window by that number instead.
 
+    Args:
+        x: The input ``(N, C, H, W)``.
+        kernel_size: The window's size (an int or an ``(h, w)`` pair).
+        stride: The step between windows; ``kernel_size`` when None.
+        padding: Zeros added on each side, at most half the kernel.
+        ceil_mode: Whether a last, partial window along each axis counts.
+        count_include_pad: Whether the padding counts in each window's divisor.
+        divisor_override: A divisor for every window instead.
+
+    Returns:
+        ``(N, C, H_out, W_out)``.
+
+    Raises:
+        ValueError: The input is not 4-d, or ``padding`` is over half the kernel.
+
     >>> import tapegrad as tg
     >>> x = tg.arange(16.0).reshape(1, 1, 4, 4)
     >>> tg.nn.avg_pool2d(x, 2).numpy()
@@ -73,7 +88,25 @@ def _inside(size: int, kernel: int, stride: int, padding: int) -> np.ndarray:
 
 
 class AvgPool2d(Module):
-    """:func:`avg_pool2d` as a layer (no parameters)."""
+    """:func:`avg_pool2d` as a layer (no parameters).
+
+    Args:
+        kernel_size: The window's size (an int or an ``(h, w)`` pair).
+        stride: The step between windows; ``kernel_size`` when None.
+        padding: Zeros added on each side, at most half the kernel.
+        ceil_mode: Whether a last, partial window along each axis counts.
+        count_include_pad: Whether the padding counts in each window's divisor.
+        divisor_override: A divisor for every window instead.
+
+    Raises:
+        ValueError: When called, the input is not NCHW, or ``padding`` is over half the
+            kernel.
+
+    >>> import tapegrad as tg
+    >>> tg.nn.AvgPool2d(2)(tg.reshape(tg.arange(16.0), (1, 1, 4, 4)))
+    tensor([[[[ 2.5,  4.5],
+              [10.5, 12.5]]]], dtype=float64)
+    """
 
     def __init__(
         self,
@@ -95,6 +128,7 @@ class AvgPool2d(Module):
         self.divisor_override = divisor_override
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """The pooled NCHW ``x``: ``(N, C, H_out, W_out)``."""
         return avg_pool2d(
             x, self.kernel_size, self.stride, self.padding, False, self.count_include_pad,
             self.divisor_override,
@@ -116,6 +150,16 @@ def _averaging_matrix(size: int, out: int) -> np.ndarray:
 def adaptive_avg_pool2d(x: ArrayLike, output_size: int | tuple[int | None, int | None]) -> Tensor:
     """Average ``x`` ``(..., H, W)`` into ``output_size`` bins per spatial axis (None keeps
     that axis), with PyTorch's bins ``[floor(i*H/out), ceil((i+1)*H/out))``.
+
+    Args:
+        x: The input ``(..., H, W)``.
+        output_size: The output's ``(H, W)``, an int for both, or None for an axis to keep.
+
+    Returns:
+        ``(..., H_out, W_out)``.
+
+    Raises:
+        ValueError: ``output_size`` is not positive.
 
     >>> import tapegrad as tg
     >>> tg.nn.adaptive_avg_pool2d(tg.arange(16.0).reshape(1, 1, 4, 4), 1).numpy()
@@ -143,6 +187,12 @@ def adaptive_avg_pool2d(x: ArrayLike, output_size: int | tuple[int | None, int |
 class AdaptiveAvgPool2d(Module):
     """:func:`adaptive_avg_pool2d` to a fixed ``output_size`` (``1`` gives global pooling).
 
+    Args:
+        output_size: The output's ``(H, W)``, an int for both, or None for an axis to keep.
+
+    Raises:
+        ValueError: When called, ``output_size`` is not positive.
+
     >>> import tapegrad as tg
     >>> tg.nn.AdaptiveAvgPool2d((2, None))(tg.ones((1, 3, 5, 7))).shape
     (1, 3, 2, 7)
@@ -152,6 +202,7 @@ class AdaptiveAvgPool2d(Module):
         self.output_size = output_size
 
     def forward(self, x: ArrayLike) -> Tensor:
+        """``x`` ``(..., H, W)`` averaged into ``output_size`` bins."""
         return adaptive_avg_pool2d(x, self.output_size)
 
     def extra_repr(self) -> str:

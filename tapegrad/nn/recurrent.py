@@ -73,12 +73,15 @@ class _RecurrentBase(Module):
         for layer in range(num_layers):
             layer_input = input_size if layer == 0 else hidden_size * directions
             for suffix in self._suffixes(layer):
-                shapes = {"weight_ih": (layer_input, width), "weight_hh": (hidden_size, width)}
+                shapes: dict[str, tuple[int, ...]] = {
+                    "weight_ih": (layer_input, width),
+                    "weight_hh": (hidden_size, width),
+                }
                 if bias:
                     shapes.update(bias_ih=(width,), bias_hh=(width,))
                 for kind, shape in shapes.items():
-                    value = init.uniform(shape, bound, dtype, device, generator)
-                    setattr(self, kind + suffix, Variable(value))
+                    weight = init.uniform(shape, bound, dtype, device, generator)
+                    setattr(self, kind + suffix, Variable(weight))
 
     def _suffixes(self, layer: int) -> list[str]:
         return [f"_l{layer}"] + ([f"_l{layer}_reverse"] if self.bidirectional else [])
@@ -89,10 +92,12 @@ class _RecurrentBase(Module):
                 get("bias_ih" + suffix), get("bias_hh" + suffix))  # fmt: skip
 
     # --- the step of each kind, on one time step of the projected input -----------
-    def _cell(self, projected: Tensor, state: tuple, weights: tuple) -> tuple:
+    def _cell(
+        self, projected: Tensor, state: tuple[Any, ...], weights: tuple[Any, ...]
+    ) -> tuple[Any, ...]:
         raise NotImplementedError
 
-    def _project(self, x: Tensor, weights: tuple) -> Tensor:
+    def _project(self, x: Tensor, weights: tuple[Any, ...]) -> Tensor:
         """``x @ W_ih`` plus the biases that add outside any gate product."""
         w_ih, _, b_ih, b_hh = weights
         out = ops.matmul(x, w_ih)
@@ -192,6 +197,18 @@ class RNN(_RecurrentBase):
     ``rnn(x, h_0=None)`` returns ``(output, h_n)``: ``output`` ``(L, N, D * hidden)`` (``(N, L,
     ...)`` with ``batch_first``), ``h_n`` ``(D * num_layers, N, hidden)``.
 
+    Args:
+        input_size: The size of the input's last axis.
+        hidden_size: The size of the hidden state.
+        num_layers: Stacked recurrent layers.
+        nonlinearity: ``"tanh"`` or ``"relu"``.
+        **options: ``bias``, ``batch_first``, ``dropout``, ``bidirectional``, ``dtype``,
+            ``device`` and ``generator``, as for :class:`LSTM`.
+
+    Raises:
+        ValueError: A size is not a positive int or ``dropout`` is outside ``[0, 1]``; when
+            called, the input or the initial state has the wrong shape.
+
     >>> import tapegrad as tg
     >>> rnn = tg.nn.RNN(4, 8, num_layers=2, batch_first=True)
     >>> output, h_n = rnn(tg.ones((3, 5, 4), dtype="float32"))
@@ -210,12 +227,15 @@ class RNN(_RecurrentBase):
         self.nonlinearity = nonlinearity
         super().__init__(input_size, hidden_size, num_layers, **options)
 
-    def _cell(self, projected: Tensor, state: tuple, weights: tuple) -> tuple:
+    def _cell(
+        self, projected: Tensor, state: tuple[Any, ...], weights: tuple[Any, ...]
+    ) -> tuple[Any, ...]:
         _, w_hh, _, _ = weights
         pre = projected + ops.matmul(state[0], w_hh)
         return (ops.tanh(pre) if self.nonlinearity == "tanh" else ops.relu(pre),)
 
     def forward(self, x: ArrayLike, hx: ArrayLike | None = None) -> tuple[Tensor, Tensor]:
+        """``(output, h_n)`` for the sequence ``x`` from ``hx`` (zeros when None)."""
         output, (h_n,) = self._run(x, hx, 1)
         return output, h_n
 
@@ -229,6 +249,23 @@ class LSTM(_RecurrentBase):
 
     ``lstm(x, (h_0, c_0)=None)`` returns ``(output, (h_n, c_n))``.
 
+    Args:
+        input_size: The size of the input's last axis.
+        hidden_size: The size of the hidden state.
+        num_layers: Stacked recurrent layers.
+        bias: Whether to add the biases ``b_ih`` and ``b_hh``.
+        batch_first: Whether input and output are ``(N, L, ...)`` instead of ``(L, N, ...)``.
+        dropout: Dropout on the outputs of each layer but the last (in training mode).
+        bidirectional: Whether to add a layer running backwards in time.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: A size is not a positive int or ``dropout`` is outside ``[0, 1]``; when
+            called, the input or the initial state has the wrong shape.
+
     >>> import tapegrad as tg
     >>> lstm = tg.nn.LSTM(8, 16, bidirectional=True)
     >>> output, (h_n, c_n) = lstm(tg.ones((7, 2, 8), dtype="float32"))
@@ -238,7 +275,9 @@ class LSTM(_RecurrentBase):
 
     gates = 4
 
-    def _cell(self, projected: Tensor, state: tuple, weights: tuple) -> tuple:
+    def _cell(
+        self, projected: Tensor, state: tuple[Any, ...], weights: tuple[Any, ...]
+    ) -> tuple[Any, ...]:
         h, c = state
         hidden = self.hidden_size
         pre = projected + ops.matmul(h, weights[1])
@@ -253,6 +292,8 @@ class LSTM(_RecurrentBase):
     def forward(
         self, x: ArrayLike, hx: tuple[ArrayLike, ArrayLike] | None = None
     ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+        """``(output, (h_n, c_n))`` for the sequence ``x`` from ``hx = (h_0, c_0)`` (zeros
+        when None)."""
         output, (h_n, c_n) = self._run(x, hx, 2)
         return output, (h_n, c_n)
 
@@ -262,6 +303,23 @@ class GRU(_RecurrentBase):
 
     ``gru(x, h_0=None)`` returns ``(output, h_n)``.
 
+    Args:
+        input_size: The size of the input's last axis.
+        hidden_size: The size of the hidden state.
+        num_layers: Stacked recurrent layers.
+        bias: Whether to add the biases ``b_ih`` and ``b_hh``.
+        batch_first: Whether input and output are ``(N, L, ...)`` instead of ``(L, N, ...)``.
+        dropout: Dropout on the outputs of each layer but the last (in training mode).
+        bidirectional: Whether to add a layer running backwards in time.
+        dtype: The parameters' dtype.
+        device: The parameters' device; the default device when None.
+        generator: The random stream of the initial values; the default ``tg.random``
+            stream when None.
+
+    Raises:
+        ValueError: A size is not a positive int or ``dropout`` is outside ``[0, 1]``; when
+            called, the input or the initial state has the wrong shape.
+
     >>> import tapegrad as tg
     >>> gru = tg.nn.GRU(3, 5)
     >>> [name for name, _ in gru.named_variables()]
@@ -270,7 +328,9 @@ class GRU(_RecurrentBase):
 
     gates = 3
 
-    def _cell(self, projected: Tensor, state: tuple, weights: tuple) -> tuple:
+    def _cell(
+        self, projected: Tensor, state: tuple[Any, ...], weights: tuple[Any, ...]
+    ) -> tuple[Any, ...]:
         (h,) = state
         hidden = self.hidden_size
         recurrent = _hidden_product(h, weights[1], weights[3])
@@ -280,5 +340,6 @@ class GRU(_RecurrentBase):
         return ((1.0 - z) * n + z * h,)
 
     def forward(self, x: ArrayLike, hx: ArrayLike | None = None) -> tuple[Tensor, Tensor]:
+        """``(output, h_n)`` for the sequence ``x`` from ``hx`` (zeros when None)."""
         output, (h_n,) = self._run(x, hx, 1)
         return output, h_n

@@ -99,7 +99,14 @@ def asarray(
     copy: bool | None = None, like: Any = None,
 ) -> Any:  # fmt: skip
     """``np.asarray`` that keeps the gradient of the Tensors inside ``a`` (a Tensor is
-    returned as it is: Tensors are immutable)."""
+    returned as it is: Tensors are immutable).
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> x = tg.tensor(3.0)
+    >>> tg.grad(lambda x: tnp.sum(tnp.asarray([x, x * x])))(x)  # 1 + 2x
+    tensor(7., dtype=float64)
+    """
     if not holds_tensor(a):
         kwargs = {} if like is None else {"like": like}
         if device is not None:
@@ -112,7 +119,13 @@ def asanyarray(
     a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
     copy: bool | None = None, like: Any = None,
 ) -> Any:  # fmt: skip
-    """``np.asanyarray``: as :func:`asarray`."""
+    """``np.asanyarray``: as :func:`asarray`.
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> tg.grad(lambda x: tnp.sum(tnp.asanyarray([x, 2 * x])))(tg.tensor(1.0))
+    tensor(3., dtype=float64)
+    """
     if not holds_tensor(a):
         kwargs = {} if like is None else {"like": like}
         if device is not None:
@@ -122,7 +135,13 @@ def asanyarray(
 
 
 def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None) -> Any:
-    """``np.ascontiguousarray``: as :func:`asarray`, at least 1-d."""
+    """``np.ascontiguousarray``: as :func:`asarray`, at least 1-d.
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> tnp.ascontiguousarray(tg.tensor(1.0)).shape
+    (1,)
+    """
     if not holds_tensor(a):
         return np.ascontiguousarray(a, dtype=dtype, **({} if like is None else {"like": like}))
     return array(a, dtype=dtype, copy=False, ndmin=1)
@@ -130,14 +149,26 @@ def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None) -> Any:
 
 def asfortranarray(a: Any, dtype: Any = None, *, like: Any = None) -> Any:
     """``np.asfortranarray``: as :func:`asarray`, at least 1-d (memory order is NumPy's
-    business: a Tensor's values are the same either way)."""
+    business: a Tensor's values are the same either way).
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> tnp.asfortranarray(tg.tensor(1.0)).shape
+    (1,)
+    """
     if not holds_tensor(a):
         return np.asfortranarray(a, dtype=dtype, **({} if like is None else {"like": like}))
     return array(a, dtype=dtype, copy=False, ndmin=1)
 
 
 def asarray_chkfinite(a: Any, dtype: Any = None, order: str | None = None) -> Any:
-    """``np.asarray_chkfinite``: as :func:`asarray`; ValueError if it holds inf or NaN."""
+    """``np.asarray_chkfinite``: as :func:`asarray`; ValueError if it holds inf or NaN.
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> tnp.asarray_chkfinite([tg.tensor(1.0), 2.0])
+    tensor([1., 2.], dtype=float64)
+    """
     if not holds_tensor(a):
         return np.asarray_chkfinite(a, dtype=dtype, order=order)
     out = asarray(a, dtype=dtype)
@@ -147,7 +178,13 @@ def asarray_chkfinite(a: Any, dtype: Any = None, order: str | None = None) -> An
 
 
 def require(a: Any, dtype: Any = None, requirements: Any = None, *, like: Any = None) -> Any:
-    """``np.require``: as :func:`asarray` (memory-layout requirements hold for Tensors)."""
+    """``np.require``: as :func:`asarray` (memory-layout requirements hold for Tensors).
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> tnp.require([tg.tensor(1.0), 2.0])
+    tensor([1., 2.], dtype=float64)
+    """
     if not holds_tensor(a):
         return np.require(a, dtype=dtype, requirements=requirements)
     return asarray(a, dtype=dtype)
@@ -181,7 +218,13 @@ def full_like(
     a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
     shape: Any = None, *, device: Any = None,
 ) -> Any:  # fmt: skip
-    """``np.full_like``; a Tensor ``fill_value`` gets the gradient of every element."""
+    """``np.full_like``; a Tensor ``fill_value`` gets the gradient of every element.
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> tg.grad(lambda v: tnp.sum(tnp.full_like(tnp.zeros(3), v)))(tg.tensor(1.0))  # 3 elements
+    tensor(3., dtype=float64)
+    """
     if not holds_tensor(fill_value) and not holds_tensor(a):
         return np.full_like(a, fill_value, dtype=dtype, order=order, subok=subok, shape=shape)
     template = asarray(a)
@@ -196,7 +239,15 @@ def full_like(
 
 def stack(arrays: Any, axis: int = 0, out: Any = None, *, dtype: Any = None,
           casting: str = "same_kind") -> Any:  # fmt: skip
-    """``np.stack``; lists inside ``arrays`` that hold Tensors become arrays first."""
+    """``np.stack``; lists inside ``arrays`` that hold Tensors become arrays first.
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> x = tg.tensor(2.0)
+    >>> tnp.stack([[x, 1.0], [3.0, x]])
+    tensor([[2., 1.],
+            [3., 2.]], dtype=float64)
+    """
     arrays = list(arrays)
     if not any(holds_tensor(a) for a in arrays):
         return np.stack(arrays, axis=axis, out=out, dtype=dtype, casting=casting)
@@ -244,7 +295,13 @@ c_ = AxisConcatenator(np.c_)
 
 
 def put(a: Any, ind: Any, v: Any, mode: str = "raise", *, inplace: bool = True) -> Any:
-    """``np.put``; on Tensors ``inplace=False`` returns the result (as ``jax.numpy.put``)."""
+    """``np.put``; on Tensors ``inplace=False`` returns the result (as ``jax.numpy.put``).
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> tnp.put(tg.zeros(3), [0, 2], tg.tensor([7.0, 8.0]), inplace=False)
+    tensor([7., 0., 8.], dtype=float64)
+    """
     if inplace and not any(holds_tensor(x) for x in (a, ind, v)):
         return np.put(a, ind, v, mode=mode)
     return ops.put(a, ind, v, mode=mode, inplace=inplace)
@@ -253,21 +310,40 @@ def put(a: Any, ind: Any, v: Any, mode: str = "raise", *, inplace: bool = True) 
 def put_along_axis(
     arr: Any, indices: Any, values: Any, axis: int | None, *, inplace: bool = True
 ) -> Any:
-    """``np.put_along_axis``; on Tensors ``inplace=False`` returns the result."""
+    """``np.put_along_axis``; on Tensors ``inplace=False`` returns the result.
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> tnp.put_along_axis(tg.zeros((1, 3)), tnp.asarray([[1]]), 9.0, axis=1, inplace=False)
+    tensor([[0., 9., 0.]], dtype=float64)
+    """
     if inplace and not any(holds_tensor(x) for x in (arr, indices, values)):
         return np.put_along_axis(arr, indices, values, axis)
     return ops.put_along_axis(arr, indices, values, axis, inplace=inplace)
 
 
 def place(arr: Any, mask: Any, vals: Any, *, inplace: bool = True) -> Any:
-    """``np.place``; on Tensors ``inplace=False`` returns the result."""
+    """``np.place``; on Tensors ``inplace=False`` returns the result.
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> tnp.place(tg.zeros(3), [True, False, True], tg.tensor([7.0, 8.0]), inplace=False)
+    tensor([7., 0., 8.], dtype=float64)
+    """
     if inplace and not any(holds_tensor(x) for x in (arr, mask, vals)):
         return np.place(arr, mask, vals)
     return ops.place(arr, mask, vals, inplace=inplace)
 
 
 def fill_diagonal(a: Any, val: Any, wrap: bool = False, *, inplace: bool = True) -> Any:
-    """``np.fill_diagonal``; on Tensors ``inplace=False`` returns the result."""
+    """``np.fill_diagonal``; on Tensors ``inplace=False`` returns the result.
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> tnp.fill_diagonal(tg.zeros((2, 2)), tg.tensor(5.0), inplace=False)
+    tensor([[5., 0.],
+            [0., 5.]], dtype=float64)
+    """
     if inplace and not any(holds_tensor(x) for x in (a, val)):
         return np.fill_diagonal(a, val, wrap=wrap)
     return ops.fill_diagonal(a, val, wrap=wrap, inplace=inplace)

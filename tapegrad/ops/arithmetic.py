@@ -41,7 +41,14 @@ _add.defvjp_same_shape(passthrough, passthrough)
 
 
 def add(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise ``x + y`` with broadcasting."""
+    """Elementwise ``x + y`` with broadcasting.
+
+    >>> import tapegrad as tg
+    >>> tg.add(tg.tensor([1.0, 2.0, 4.0]), 2.0)
+    tensor([3., 4., 6.], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.add(x, 2.0)))(tg.tensor([1.0, 2.0, 4.0]))  # the gradient
+    tensor([1., 1., 1.], dtype=float64)
+    """
     return _add._binary(x, y)
 
 
@@ -59,7 +66,14 @@ _subtract.defvjp_same_shape(passthrough, lambda g, ans, x, y: -g)
 
 
 def subtract(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise ``x - y`` with broadcasting."""
+    """Elementwise ``x - y`` with broadcasting.
+
+    >>> import tapegrad as tg
+    >>> tg.subtract(tg.tensor([1.0, 2.0, 4.0]), 2.0)
+    tensor([-1.,  0.,  2.], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.subtract(x, 2.0)))(tg.tensor([1.0, 2.0, 4.0]))  # the gradient
+    tensor([1., 1., 1.], dtype=float64)
+    """
     return _subtract._binary(x, y)
 
 
@@ -77,7 +91,14 @@ _multiply.defvjp_same_shape(lambda g, ans, x, y: g * y, lambda g, ans, x, y: g *
 
 
 def multiply(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise ``x * y`` with broadcasting."""
+    """Elementwise ``x * y`` with broadcasting.
+
+    >>> import tapegrad as tg
+    >>> tg.multiply(tg.tensor([1.0, 2.0, 4.0]), 2.0)
+    tensor([2., 4., 8.], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.multiply(x, 2.0)))(tg.tensor([1.0, 2.0, 4.0]))  # the gradient
+    tensor([2., 2., 2.], dtype=float64)
+    """
     return _multiply._binary(x, y)
 
 
@@ -96,7 +117,14 @@ _divide.defvjp_same_shape(lambda g, ans, x, y: g / y, lambda g, ans, x, y: -g * 
 
 
 def divide(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise true division ``x / y`` with broadcasting."""
+    """Elementwise true division ``x / y`` with broadcasting.
+
+    >>> import tapegrad as tg
+    >>> tg.divide(tg.tensor([1.0, 2.0, 4.0]), 2.0)
+    tensor([0.5, 1. , 2. ], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.divide(x, 2.0)))(tg.tensor([1.0, 2.0, 4.0]))  # the gradient
+    tensor([0.5, 0.5, 0.5], dtype=float64)
+    """
     return _divide._binary(x, y)
 
 
@@ -142,7 +170,14 @@ _power = Primitive(
 
 
 def power(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise ``x ** y`` with broadcasting."""
+    """Elementwise ``x ** y`` with broadcasting.
+
+    >>> import tapegrad as tg
+    >>> tg.power(tg.tensor([1.0, 2.0, 4.0]), 2.0)
+    tensor([ 1.,  4., 16.], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.power(x, 2.0)))(tg.tensor([1.0, 2.0, 4.0]))  # the gradient
+    tensor([2., 4., 8.], dtype=float64)
+    """
     return _power._binary(x, y)
 
 
@@ -152,7 +187,14 @@ _negative = Primitive(
 
 
 def negative(x: ArrayLike) -> Tensor:
-    """Elementwise ``-x``."""
+    """Elementwise ``-x``.
+
+    >>> import tapegrad as tg
+    >>> tg.negative(tg.tensor([1.0, 2.0, 4.0]))
+    tensor([-1., -2., -4.], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.negative(x)))(tg.tensor([1.0, 2.0, 4.0]))  # the gradient
+    tensor([-1., -1., -1.], dtype=float64)
+    """
     return _negative._unary(x)
 
 
@@ -175,7 +217,14 @@ _maximum.defvjp(
 
 
 def maximum(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise maximum; at ties the gradient is split evenly."""
+    """Elementwise maximum; at ties the gradient is split evenly.
+
+    >>> import tapegrad as tg
+    >>> tg.maximum(tg.tensor([1.0, 5.0]), tg.tensor([3.0, 2.0]))
+    tensor([3., 5.], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.maximum(x, 2.0)))(tg.tensor([1.0, 5.0]))  # the larger one's
+    tensor([0., 1.], dtype=float64)
+    """
     return _maximum._binary(x, y)
 
 
@@ -193,7 +242,12 @@ _minimum.defvjp(
 
 
 def minimum(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise minimum; at ties the gradient is split evenly."""
+    """Elementwise minimum; at ties the gradient is split evenly.
+
+    >>> import tapegrad as tg
+    >>> tg.minimum(tg.tensor([1.0, 5.0]), tg.tensor([3.0, 2.0]))
+    tensor([1., 2.], dtype=float64)
+    """
     return _minimum._binary(x, y)
 
 
@@ -210,7 +264,13 @@ _where = Primitive(
 
 
 def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike) -> Tensor:
-    """``x`` where ``condition`` holds, else ``y`` (broadcast together)."""
+    """``x`` where ``condition`` holds, else ``y`` (broadcast together).
+
+    >>> import tapegrad as tg
+    >>> x = tg.tensor([-1.0, 2.0])
+    >>> tg.where(x > 0, x, 0.0)
+    tensor([0., 2.], dtype=float64)
+    """
     return _where(condition, x, y)
 
 
@@ -238,7 +298,14 @@ _clip = Primitive("clip", _clip_forward, explain=explain_broadcast, complex_rule
 
 
 def clip(x: ArrayLike, a_min: ArrayLike = None, a_max: ArrayLike = None) -> Tensor:
-    """Limit ``x`` to ``[a_min, a_max]``; the bounds are constants (no gradient)."""
+    """Limit ``x`` to ``[a_min, a_max]``; the bounds are constants (no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.clip(tg.tensor([-2.0, 0.5, 3.0]), 0.0, 1.0)
+    tensor([0. , 0.5, 1. ], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.clip(x, 0.0, 1.0)))(tg.tensor([-2.0, 0.5, 3.0]))  # 0: clipped
+    tensor([0., 1., 0.], dtype=float64)
+    """
     return _clip(x, a_min, a_max)
 
 
@@ -254,7 +321,14 @@ _abs = Primitive("abs", lambda xp, x: xp.abs(x), numpy=np.abs, complex_rules=Tru
 
 
 def abs(x: ArrayLike) -> Tensor:  # noqa: A001 - NumPy's name
-    """Elementwise ``|x|`` (the modulus of complex values); its gradient at 0 is 0."""
+    """Elementwise ``|x|`` (the modulus of complex values); its gradient at 0 is 0.
+
+    >>> import tapegrad as tg
+    >>> tg.abs(tg.tensor([-1.0, 2.0]))
+    tensor([1., 2.], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.abs(x)))(tg.tensor([-1.0, 2.0]))  # the gradient
+    tensor([-1.,  1.], dtype=float64)
+    """
     return _abs._unary(x)
 
 
@@ -279,5 +353,10 @@ _astype = Primitive(
 
 
 def astype(x: ArrayLike, dtype: Any) -> Tensor:
-    """``x`` converted to ``dtype``; the gradient is converted back."""
+    """``x`` converted to ``dtype``; the gradient is converted back.
+
+    >>> import tapegrad as tg
+    >>> tg.astype(tg.tensor([1.5, 2.5]), "float32")
+    tensor([1.5, 2.5], dtype=float32)
+    """
     return _astype(x, dtype=dtype)

@@ -94,7 +94,12 @@ def cumulative_sum(
     x: ArrayLike, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Tensor:
     """The array API's cumulative sum: ``axis`` needed beyond 1-d; ``include_initial``
-    starts with a 0."""
+    starts with a 0.
+
+    >>> import tapegrad as tg
+    >>> tg.cumulative_sum(tg.tensor([1.0, 2.0, 4.0]), include_initial=True)
+    tensor([0., 1., 3., 7.], dtype=float64)
+    """
     running = (
         ops.cumsum if dtype is None else lambda a, axis: ops.cumsum(ops.astype(a, dtype), axis)
     )
@@ -105,18 +110,33 @@ def cumulative_prod(
     x: ArrayLike, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Tensor:
     """The array API's cumulative product: ``axis`` needed beyond 1-d; ``include_initial``
-    starts with a 1."""
+    starts with a 1.
+
+    >>> import tapegrad as tg
+    >>> tg.cumulative_prod(tg.tensor([1.0, 2.0, 4.0]))
+    tensor([1., 2., 8.], dtype=float64)
+    """
     return _cumulative(cumprod, 1, x, axis, dtype, include_initial, "cumulative_prod")
 
 
 def nancumsum(x: ArrayLike, axis: int | None = None, dtype: Any = None) -> Tensor:
-    """Cumulative sum with NaN counted as 0."""
+    """Cumulative sum with NaN counted as 0.
+
+    >>> import tapegrad as tg
+    >>> tg.nancumsum(tg.tensor([1.0, float("nan"), 3.0]))
+    tensor([1., 1., 4.], dtype=float64)
+    """
     x = ops.where(ops.isnan(x), 0, x)
     return ops.cumsum(x if dtype is None else ops.astype(x, dtype), axis=axis)
 
 
 def nancumprod(x: ArrayLike, axis: int | None = None, dtype: Any = None) -> Tensor:
-    """Cumulative product with NaN counted as 1."""
+    """Cumulative product with NaN counted as 1.
+
+    >>> import tapegrad as tg
+    >>> tg.nancumprod(tg.tensor([1.0, float("nan"), 3.0]))
+    tensor([1., 1., 3.], dtype=float64)
+    """
     return cumprod(ops.where(ops.isnan(x), 1, x), axis=axis, dtype=dtype)
 
 
@@ -173,7 +193,12 @@ def _neighbours(x: ArrayLike, axis: int) -> tuple[Tensor, Tensor]:
 
 
 def ediff1d(ary: ArrayLike, to_end: Any = None, to_begin: Any = None) -> Tensor:
-    """Differences of consecutive elements of the flattened input, with optional ends."""
+    """Differences of consecutive elements of the flattened input, with optional ends.
+
+    >>> import tapegrad as tg
+    >>> tg.ediff1d(tg.tensor([1.0, 2.0, 4.0]), to_begin=0.0)
+    tensor([0., 1., 2.], dtype=float64)
+    """
     flat = ops.reshape(ary, (-1,))
 
     def placed(end: Any) -> Any:
@@ -302,7 +327,7 @@ def _gradient_along(f: Any, axis: int, h: np.ndarray, edge_order: int) -> Tensor
             d1, d2 = dx[:-1], dx[1:]
             coefficients = (-d2 / (d1 * (d1 + d2)), (d2 - d1) / (d1 * d2), d1 / (d2 * (d1 + d2)))
             middle = (part(None, -2), part(1, -1), part(2, None))
-            pieces.append(combine([along(c) for c in coefficients], middle))
+            pieces.append(combine([along(c) for c in coefficients], middle))  # type: ignore[arg-type]
     if edge_order == 1:
         pieces.append((part(-1, None) - part(-2, -1)) / last)
     elif uniform:

@@ -20,6 +20,17 @@ def to_device(x: Any, device: str) -> Tensor:
     """``x`` on ``device`` (``"cpu"``, ``"gpu"``, ``"gpu:N"``); gradients flow back to ``x``'s
     device. ``"cpu"`` means NumPy: arrays of other host libraries become NumPy arrays.
 
+    Args:
+        x: A Tensor, array or Python scalar.
+        device: ``"cpu"``, ``"gpu"`` or ``"gpu:N"``.
+
+    Returns:
+        A Tensor on ``device`` (``x`` itself when it is a Tensor already there).
+
+    Raises:
+        ValueError: ``device`` is unknown.
+        RuntimeError: A GPU device was asked for and CuPy is not installed.
+
     >>> import tapegrad as tg
     >>> x = tg.tensor([1.0, 2.0])
     >>> with tg.GradientTape() as tape:
@@ -33,6 +44,12 @@ def to_device(x: Any, device: str) -> Tensor:
 
 def stop_gradient(x: Any) -> Tensor:
     """``x``'s value as a new Tensor that no tape connects to ``x``.
+
+    Args:
+        x: A Tensor, array or Python scalar.
+
+    Returns:
+        A new Tensor with ``x``'s value, a constant to every tape.
 
     >>> import tapegrad as tg
     >>> x = tg.tensor(2.0)

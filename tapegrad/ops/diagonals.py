@@ -77,7 +77,13 @@ def diag(v: ArrayLike, k: int = 0) -> Tensor:
 
 
 def diagflat(v: ArrayLike, k: int = 0) -> Tensor:
-    """A square matrix with the flattened input on its ``k`` diagonal."""
+    """A square matrix with the flattened input on its ``k`` diagonal.
+
+    >>> import tapegrad as tg
+    >>> tg.diagflat(tg.tensor([1.0, 2.0]))
+    tensor([[1., 0.],
+            [0., 2.]], dtype=float64)
+    """
     return diag(ops.reshape(v, (-1,)), k)
 
 
@@ -106,5 +112,11 @@ def tril(x: ArrayLike, k: int = 0) -> Tensor:
 
 
 def triu(x: ArrayLike, k: int = 0) -> Tensor:
-    """The upper triangle: elements below the ``k`` diagonal set to 0."""
+    """The upper triangle: elements below the ``k`` diagonal set to 0.
+
+    >>> import tapegrad as tg
+    >>> tg.triu(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor([[1., 2.],
+            [0., 4.]], dtype=float64)
+    """
     return _triangle(x, int(k), False, "triu")

@@ -29,7 +29,14 @@ _exp = (
 
 
 def exp(x: ArrayLike) -> Tensor:
-    """Elementwise ``e ** x``."""
+    """Elementwise ``e ** x``.
+
+    >>> import tapegrad as tg
+    >>> tg.exp(tg.tensor([0.0, 1.0]))
+    tensor([1.        , 2.71828183], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.exp(x)))(tg.tensor([0.0, 1.0]))  # the gradient
+    tensor([1.        , 2.71828183], dtype=float64)
+    """
     return _exp._unary(x)
 
 
@@ -41,7 +48,14 @@ _log = (
 
 
 def log(x: ArrayLike) -> Tensor:
-    """Elementwise natural logarithm."""
+    """Elementwise natural logarithm.
+
+    >>> import tapegrad as tg
+    >>> tg.log(tg.tensor([1.0, 2.0, 4.0]))
+    tensor([0.        , 0.69314718, 1.38629436], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.log(x)))(tg.tensor([1.0, 2.0, 4.0]))  # the gradient
+    tensor([1.  , 0.5 , 0.25], dtype=float64)
+    """
     return _log._unary(x)
 
 
@@ -53,7 +67,14 @@ _log1p = (
 
 
 def log1p(x: ArrayLike) -> Tensor:
-    """Elementwise ``log(1 + x)``, accurate for small ``x``."""
+    """Elementwise ``log(1 + x)``, accurate for small ``x``.
+
+    >>> import tapegrad as tg
+    >>> tg.log1p(tg.tensor([0.0, 1e-10]))
+    tensor([0.e+00, 1.e-10], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.log1p(x)))(tg.tensor([0.0, 1e-10]))  # the gradient
+    tensor([1., 1.], dtype=float64)
+    """
     return _log1p._unary(x)
 
 
@@ -65,7 +86,14 @@ _expm1 = (
 
 
 def expm1(x: ArrayLike) -> Tensor:
-    """Elementwise ``exp(x) - 1``, accurate for small ``x``."""
+    """Elementwise ``exp(x) - 1``, accurate for small ``x``.
+
+    >>> import tapegrad as tg
+    >>> tg.expm1(tg.tensor([0.0, 1e-10]))
+    tensor([0.e+00, 1.e-10], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.expm1(x)))(tg.tensor([0.0, 1e-10]))  # the gradient
+    tensor([1., 1.], dtype=float64)
+    """
     return _expm1._unary(x)
 
 
@@ -77,7 +105,14 @@ _sqrt = (
 
 
 def sqrt(x: ArrayLike) -> Tensor:
-    """Elementwise square root."""
+    """Elementwise square root.
+
+    >>> import tapegrad as tg
+    >>> tg.sqrt(tg.tensor([1.0, 2.0, 4.0]))
+    tensor([1.        , 1.41421356, 2.        ], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.sqrt(x)))(tg.tensor([1.0, 2.0, 4.0]))  # the gradient
+    tensor([0.5       , 0.35355339, 0.25      ], dtype=float64)
+    """
     return _sqrt._unary(x)
 
 
@@ -89,7 +124,14 @@ _square = (
 
 
 def square(x: ArrayLike) -> Tensor:
-    """Elementwise ``x * x``."""
+    """Elementwise ``x * x``.
+
+    >>> import tapegrad as tg
+    >>> tg.square(tg.tensor([1.0, 2.0, 4.0]))
+    tensor([ 1.,  4., 16.], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.square(x)))(tg.tensor([1.0, 2.0, 4.0]))  # the gradient
+    tensor([2., 4., 8.], dtype=float64)
+    """
     return _square._unary(x)
 
 
@@ -101,7 +143,14 @@ _sin = (
 
 
 def sin(x: ArrayLike) -> Tensor:
-    """Elementwise sine."""
+    """Elementwise sine.
+
+    >>> import tapegrad as tg
+    >>> tg.sin(tg.tensor([0.0, 1.0]))
+    tensor([0.        , 0.84147098], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.sin(x)))(tg.tensor([0.0, 1.0]))  # the gradient
+    tensor([1.        , 0.54030231], dtype=float64)
+    """
     return _sin._unary(x)
 
 
@@ -113,7 +162,14 @@ _cos = (
 
 
 def cos(x: ArrayLike) -> Tensor:
-    """Elementwise cosine."""
+    """Elementwise cosine.
+
+    >>> import tapegrad as tg
+    >>> tg.cos(tg.tensor([0.0, 1.0]))
+    tensor([1.        , 0.54030231], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.cos(x)))(tg.tensor([0.0, 1.0]))  # the gradient
+    tensor([-0.        , -0.84147098], dtype=float64)
+    """
     return _cos._unary(x)
 
 
@@ -126,7 +182,14 @@ _tan = (
 
 
 def tan(x: ArrayLike) -> Tensor:
-    """Elementwise tangent."""
+    """Elementwise tangent.
+
+    >>> import tapegrad as tg
+    >>> tg.tan(tg.tensor([0.0, 1.0]))
+    tensor([0.        , 1.55740772], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.tan(x)))(tg.tensor([0.0, 1.0]))  # the gradient
+    tensor([1.        , 3.42551882], dtype=float64)
+    """
     return _tan._unary(x)
 
 
@@ -139,7 +202,14 @@ _tanh = (
 
 
 def tanh(x: ArrayLike) -> Tensor:
-    """Elementwise hyperbolic tangent."""
+    """Elementwise hyperbolic tangent.
+
+    >>> import tapegrad as tg
+    >>> tg.tanh(tg.tensor([0.0, 1.0]))
+    tensor([0.        , 0.76159416], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.tanh(x)))(tg.tensor([0.0, 1.0]))  # the gradient
+    tensor([1.        , 0.41997434], dtype=float64)
+    """
     return _tanh._unary(x)
 
 
@@ -151,7 +221,14 @@ _sinh = (
 
 
 def sinh(x: ArrayLike) -> Tensor:
-    """Elementwise hyperbolic sine."""
+    """Elementwise hyperbolic sine.
+
+    >>> import tapegrad as tg
+    >>> tg.sinh(tg.tensor([0.0, 1.0]))
+    tensor([0.        , 1.17520119], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.sinh(x)))(tg.tensor([0.0, 1.0]))  # the gradient
+    tensor([1.        , 1.54308063], dtype=float64)
+    """
     return _sinh._unary(x)
 
 
@@ -163,7 +240,14 @@ _cosh = (
 
 
 def cosh(x: ArrayLike) -> Tensor:
-    """Elementwise hyperbolic cosine."""
+    """Elementwise hyperbolic cosine.
+
+    >>> import tapegrad as tg
+    >>> tg.cosh(tg.tensor([0.0, 1.0]))
+    tensor([1.        , 1.54308063], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.cosh(x)))(tg.tensor([0.0, 1.0]))  # the gradient
+    tensor([0.        , 1.17520119], dtype=float64)
+    """
     return _cosh._unary(x)
 
 
@@ -175,7 +259,14 @@ _arctan = (
 
 
 def arctan(x: ArrayLike) -> Tensor:
-    """Elementwise inverse tangent."""
+    """Elementwise inverse tangent.
+
+    >>> import tapegrad as tg
+    >>> tg.arctan(tg.tensor([0.0, 1.0]))
+    tensor([0.        , 0.78539816], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.arctan(x)))(tg.tensor([0.0, 1.0]))  # the gradient
+    tensor([1. , 0.5], dtype=float64)
+    """
     return _arctan._unary(x)
 
 
@@ -197,7 +288,14 @@ _sigmoid = (
 
 
 def sigmoid(x: ArrayLike) -> Tensor:
-    """Elementwise logistic function ``1 / (1 + exp(-x))``, stable for large ``|x|``."""
+    """Elementwise logistic function ``1 / (1 + exp(-x))``, stable for large ``|x|``.
+
+    >>> import tapegrad as tg
+    >>> tg.sigmoid(tg.tensor([0.0, 2.0]))
+    tensor([0.5       , 0.88079708], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.sigmoid(x)))(tg.tensor([0.0, 2.0]))  # the gradient
+    tensor([0.25      , 0.10499359], dtype=float64)
+    """
     return _sigmoid._unary(x)
 
 
@@ -213,7 +311,14 @@ _relu.defvjp_same_shape(lambda g, ans, x: g * (ans > 0))
 
 
 def relu(x: ArrayLike) -> Tensor:
-    """Elementwise ``max(x, 0)``; its gradient at 0 is 0."""
+    """Elementwise ``max(x, 0)``; its gradient at 0 is 0.
+
+    >>> import tapegrad as tg
+    >>> tg.relu(tg.tensor([-1.0, 2.0]))
+    tensor([0., 2.], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.relu(x)))(tg.tensor([-1.0, 2.0]))  # the gradient
+    tensor([0., 1.], dtype=float64)
+    """
     return _relu._unary(x)
 
 
@@ -224,5 +329,12 @@ _softplus = Primitive("softplus", lambda xp, x: xp.logaddexp(x, 0.0), complex_ru
 
 
 def softplus(x: ArrayLike) -> Tensor:
-    """Elementwise ``log(1 + exp(x))``, stable for large ``|x|``."""
+    """Elementwise ``log(1 + exp(x))``, stable for large ``|x|``.
+
+    >>> import tapegrad as tg
+    >>> tg.softplus(tg.tensor([0.0, 2.0]))
+    tensor([0.69314718, 2.12692801], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.softplus(x)))(tg.tensor([0.0, 2.0]))  # the gradient
+    tensor([0.5       , 0.88079708], dtype=float64)
+    """
     return _softplus._unary(x)

@@ -74,7 +74,12 @@ def logspace(
     start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
     base: ArrayLike = 10.0, dtype: Any = None, axis: int = 0,
 ) -> Tensor:  # fmt: skip
-    """``base ** linspace(start, stop)``; differentiable in start, stop and base."""
+    """``base ** linspace(start, stop)``; differentiable in start, stop and base.
+
+    >>> import tapegrad as tg
+    >>> tg.logspace(0.0, 2.0, num=3)
+    tensor([  1.,  10., 100.], dtype=float64)
+    """
     y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
     if shape_of(base):
         base = ops.expand_dims(as_array(base), axis)
@@ -87,7 +92,12 @@ def geomspace(
     dtype: Any = None, axis: int = 0,
 ) -> Tensor:  # fmt: skip
     """``num`` values spaced evenly on a log scale from ``start`` to ``stop`` (same sign,
-    not zero), with the ends exact; differentiable in both."""
+    not zero), with the ends exact; differentiable in both.
+
+    >>> import tapegrad as tg
+    >>> tg.geomspace(1.0, 100.0, num=3)
+    tensor([  1.,  10., 100.], dtype=float64)
+    """
     dt = _inexact(start, stop, float(num))
     start = ops.astype(as_array(start), dt)
     stop = ops.astype(as_array(stop), dt)
@@ -133,7 +143,14 @@ def meshgrid(
 
 
 def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Tensor:  # noqa: N803
-    """The Vandermonde matrix: columns are powers of the 1-d ``x`` (decreasing by default)."""
+    """The Vandermonde matrix: columns are powers of the 1-d ``x`` (decreasing by default).
+
+    >>> import tapegrad as tg
+    >>> tg.vander(tg.tensor([1.0, 2.0, 3.0]), 3)
+    tensor([[1., 1., 1.],
+            [4., 2., 1.],
+            [9., 3., 1.]], dtype=float64)
+    """
     if len(shape_of(x)) != 1:
         raise ValueError(f"vander: x must be 1-d, got shape {shape_of(x)}")
     n = shape_of(x)[0] if N is None else int(N)

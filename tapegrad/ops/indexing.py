@@ -58,7 +58,12 @@ _index_add = Primitive("index_add", _index_add_forward, complex_rules=True).defv
 
 
 def index_add(values: ArrayLike, shape: tuple[int, ...], index: Any) -> Tensor:
-    """Zeros of ``shape`` with ``values`` added at ``index`` (repeats accumulate)."""
+    """Zeros of ``shape`` with ``values`` added at ``index`` (repeats accumulate).
+
+    >>> import tapegrad as tg
+    >>> tg.index_add(tg.tensor([1.0, 2.0, 3.0]), (2,), [0, 1, 0])  # zeros(2), then add at index
+    tensor([4., 2.], dtype=float64)
+    """
     return _index_add(values, shape=tuple(shape), index=normalize_index(index))
 
 
@@ -72,12 +77,24 @@ _getitem = Primitive("getitem", backend.gather, complex_rules=True).defvjp(_geti
 
 
 def getitem(x: ArrayLike, index: Any) -> Tensor:
-    """``x[index]``: basic slices, integer arrays and boolean masks, as in NumPy."""
+    """``x[index]``: basic slices, integer arrays and boolean masks, as in NumPy.
+
+    >>> import tapegrad as tg
+    >>> tg.getitem(tg.tensor([1.0, 2.0, 4.0]), [0, 0, 2])
+    tensor([1., 1., 4.], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(x[[0, 0, 2]]))(tg.tensor([1.0, 2.0, 4.0]))  # duplicates add
+    tensor([2., 0., 1.], dtype=float64)
+    """
     return _getitem(x, index=normalize_index(index))
 
 
 def take(x: ArrayLike, indices: Any, axis: int | None = None) -> Tensor:
-    """Elements of ``x`` at ``indices`` along ``axis`` (of the flattened ``x`` when None)."""
+    """Elements of ``x`` at ``indices`` along ``axis`` (of the flattened ``x`` when None).
+
+    >>> import tapegrad as tg
+    >>> tg.take(tg.tensor([1.0, 2.0, 4.0]), [2, 0])
+    tensor([4., 1.], dtype=float64)
+    """
     if axis is None:
         from tapegrad.ops.shape import reshape
 
@@ -87,7 +104,13 @@ def take(x: ArrayLike, indices: Any, axis: int | None = None) -> Tensor:
 
 
 def take_along_axis(x: ArrayLike, indices: Any, axis: int) -> Tensor:
-    """Pick values of ``x`` along ``axis`` at ``indices`` of the same rank (NumPy's rules)."""
+    """Pick values of ``x`` along ``axis`` at ``indices`` of the same rank (NumPy's rules).
+
+    >>> import tapegrad as tg
+    >>> tg.take_along_axis(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), tg.tensor([[1], [0]]), axis=1)
+    tensor([[2.],
+            [3.]], dtype=float64)
+    """
     shape = shape_of(x)
     indices = _as_index_array(indices)
     if indices.ndim != len(shape):

@@ -55,18 +55,34 @@ row_stack = vstack
 
 
 def dstack(tup: Any) -> Tensor:
-    """Join along axis 2 (depth), inputs made at least 3-d first."""
+    """Join along axis 2 (depth), inputs made at least 3-d first.
+
+    >>> import tapegrad as tg
+    >>> tg.dstack([tg.tensor([1.0, 2.0]), tg.tensor([3.0, 4.0])]).shape
+    (1, 2, 2)
+    """
     return _joined([atleast_3d(a) for a in tup], 2, None, "dstack")
 
 
 def column_stack(tup: Any) -> Tensor:
-    """Join 1-d inputs as columns (and 2-d ones along axis 1)."""
+    """Join 1-d inputs as columns (and 2-d ones along axis 1).
+
+    >>> import tapegrad as tg
+    >>> tg.column_stack([tg.tensor([1.0, 2.0]), tg.tensor([3.0, 4.0])])
+    tensor([[1., 3.],
+            [2., 4.]], dtype=float64)
+    """
     columns = [ops.reshape(a, (-1, 1)) if len(shape_of(a)) < 2 else a for a in tup]
     return _joined(columns, 1, None, "column_stack")
 
 
 def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Tensor:
-    """``values`` joined after ``arr`` along ``axis`` (both flattened when None)."""
+    """``values`` joined after ``arr`` along ``axis`` (both flattened when None).
+
+    >>> import tapegrad as tg
+    >>> tg.append(tg.tensor([1.0, 2.0]), 3.0)
+    tensor([1., 2., 3.], dtype=float64)
+    """
     if axis is None:
         return ops.concatenate([ops.reshape(arr, (-1,)), ops.reshape(values, (-1,))])
     return ops.concatenate([arr, values], axis=axis)
@@ -117,7 +133,12 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
 
 
 def delete(arr: ArrayLike, obj: Any, axis: int | None = None) -> Tensor:
-    """``arr`` without the entries ``obj`` along ``axis`` (flattened when None)."""
+    """``arr`` without the entries ``obj`` along ``axis`` (flattened when None).
+
+    >>> import tapegrad as tg
+    >>> tg.delete(tg.tensor([1.0, 2.0, 4.0]), 1)
+    tensor([1., 4.], dtype=float64)
+    """
     obj = obj.numpy() if isinstance(obj, Tensor) else obj
     return gather_layout(
         [arr], lambda numbers: np.delete(numbers[0], obj, axis=axis), result_dtype(arr)
@@ -134,7 +155,12 @@ def _split_with(x: ArrayLike, pieces: list[np.ndarray], axis: int) -> list[Tenso
 
 
 def array_split(x: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
-    """Split into pieces along ``axis``; unlike split, sections need not divide evenly."""
+    """Split into pieces along ``axis``; unlike split, sections need not divide evenly.
+
+    >>> import tapegrad as tg
+    >>> tg.array_split(tg.arange(5.0), 2)
+    [tensor([0., 1., 2.], dtype=float64), tensor([3., 4.], dtype=float64)]
+    """
     shape = shape_of(x)
     (axis,) = normalize_axis(axis, len(shape), "array_split")
     pieces = np.array_split(np.arange(shape[axis]), indices_or_sections)
@@ -151,7 +177,12 @@ def _split_along(x: ArrayLike, indices_or_sections: Any, axis: int, op: str) -> 
 
 
 def hsplit(x: ArrayLike, indices_or_sections: Any) -> list[Tensor]:
-    """Split along axis 1 (axis 0 for 1-d input)."""
+    """Split along axis 1 (axis 0 for 1-d input).
+
+    >>> import tapegrad as tg
+    >>> tg.hsplit(tg.arange(4.0), 2)
+    [tensor([0., 1.], dtype=float64), tensor([2., 3.], dtype=float64)]
+    """
     ndim = len(shape_of(x))
     if ndim == 0:
         raise ValueError("hsplit: the input must be at least 1-d")
@@ -159,14 +190,24 @@ def hsplit(x: ArrayLike, indices_or_sections: Any) -> list[Tensor]:
 
 
 def vsplit(x: ArrayLike, indices_or_sections: Any) -> list[Tensor]:
-    """Split along axis 0 of an input at least 2-d."""
+    """Split along axis 0 of an input at least 2-d.
+
+    >>> import tapegrad as tg
+    >>> tg.vsplit(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), 2)
+    [tensor([[1., 2.]], dtype=float64), tensor([[3., 4.]], dtype=float64)]
+    """
     if len(shape_of(x)) < 2:
         raise ValueError("vsplit: the input must be at least 2-d")
     return _split_along(x, indices_or_sections, 0, "vsplit")
 
 
 def dsplit(x: ArrayLike, indices_or_sections: Any) -> list[Tensor]:
-    """Split along axis 2 of an input at least 3-d."""
+    """Split along axis 2 of an input at least 3-d.
+
+    >>> import tapegrad as tg
+    >>> [t.shape for t in tg.dsplit(tg.ones((1, 1, 4)), 2)]
+    [(1, 1, 2), (1, 1, 2)]
+    """
     if len(shape_of(x)) < 3:
         raise ValueError("dsplit: the input must be at least 3-d")
     return _split_along(x, indices_or_sections, 2, "dsplit")

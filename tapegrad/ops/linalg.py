@@ -77,7 +77,15 @@ _matmul.defvjp(
 
 
 def matmul(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Matrix product with NumPy's rules for 1-d operands and broadcast batch axes."""
+    """Matrix product with NumPy's rules for 1-d operands and broadcast batch axes.
+
+    >>> import tapegrad as tg
+    >>> tg.matmul(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), tg.tensor([1.0, 1.0]))
+    tensor([3., 7.], dtype=float64)
+    >>> tg.grad(lambda a: tg.sum(a @ a))(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))  # the gradient
+    tensor([[ 7., 11.],
+            [ 9., 13.]], dtype=float64)
+    """
     return _matmul._binary(x, y)
 
 
@@ -140,7 +148,12 @@ _einsum = Primitive("einsum", _einsum_forward, complex_rules=True).defvjp_argnum
 
 
 def einsum(subscripts: str, *operands: ArrayLike) -> Tensor:
-    """Einstein summation, as ``np.einsum`` (explicit or implicit output, ellipses)."""
+    """Einstein summation, as ``np.einsum`` (explicit or implicit output, ellipses).
+
+    >>> import tapegrad as tg
+    >>> tg.einsum("ij,j->i", tg.tensor([[1.0, 2.0], [3.0, 4.0]]), tg.tensor([1.0, 1.0]))
+    tensor([3., 7.], dtype=float64)
+    """
     terms, output = parse_subscripts(subscripts, [shape_of(a) for a in operands])
     if active_tapes():
         for term, operand in zip(terms, operands):
@@ -154,7 +167,12 @@ def einsum(subscripts: str, *operands: ArrayLike) -> Tensor:
 
 def dot(x: ArrayLike, y: ArrayLike) -> Tensor:
     """``np.dot``: products of 0-d operands, matmul up to 2-d, and sum over x's last and
-    y's second-to-last axis beyond that."""
+    y's second-to-last axis beyond that.
+
+    >>> import tapegrad as tg
+    >>> tg.dot(tg.tensor([1.0, 2.0]), tg.tensor([3.0, 4.0]))
+    tensor(11., dtype=float64)
+    """
     xs, ys = shape_of(x), shape_of(y)
     if not xs or not ys:
         return ops.multiply(x, y)
@@ -168,5 +186,11 @@ def dot(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 def outer(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Outer product of the flattened ``x`` and ``y``."""
+    """Outer product of the flattened ``x`` and ``y``.
+
+    >>> import tapegrad as tg
+    >>> tg.outer(tg.tensor([1.0, 2.0]), tg.tensor([3.0, 4.0]))
+    tensor([[3., 4.],
+            [6., 8.]], dtype=float64)
+    """
     return ops.multiply(ops.reshape(x, (-1, 1)), ops.reshape(y, (1, -1)))

@@ -89,27 +89,52 @@ def isnan(x: ArrayLike) -> Tensor:
 
 
 def isfinite(x: ArrayLike) -> Tensor:
-    """Elementwise test for finite values (boolean, no gradient)."""
+    """Elementwise test for finite values (boolean, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.isfinite(tg.tensor([1.0, float("inf"), float("nan")]))
+    tensor([ True, False, False], dtype=bool)
+    """
     return _isfinite._unary(x)
 
 
 def isinf(x: ArrayLike) -> Tensor:
-    """Elementwise test for +inf or -inf (boolean, no gradient)."""
+    """Elementwise test for +inf or -inf (boolean, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.isinf(tg.tensor([1.0, float("inf"), float("-inf")]))
+    tensor([False,  True,  True], dtype=bool)
+    """
     return _isinf._unary(x)
 
 
 def isposinf(x: ArrayLike) -> Tensor:
-    """Elementwise test for +inf (boolean, no gradient)."""
+    """Elementwise test for +inf (boolean, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.isposinf(tg.tensor([1.0, float("inf"), float("-inf")]))
+    tensor([False,  True, False], dtype=bool)
+    """
     return _isposinf._unary(x)
 
 
 def isneginf(x: ArrayLike) -> Tensor:
-    """Elementwise test for -inf (boolean, no gradient)."""
+    """Elementwise test for -inf (boolean, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.isneginf(tg.tensor([1.0, float("inf"), float("-inf")]))
+    tensor([False, False,  True], dtype=bool)
+    """
     return _isneginf._unary(x)
 
 
 def signbit(x: ArrayLike) -> Tensor:
-    """Elementwise test of the sign bit, True for negative values and -0.0 (no gradient)."""
+    """Elementwise test of the sign bit, True for negative values and -0.0 (no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.signbit(tg.tensor([-1.5, 0.4, 2.5]))
+    tensor([ True, False, False], dtype=bool)
+    """
     return _signbit._unary(x)
 
 
@@ -124,62 +149,122 @@ def logical_and(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 
 def logical_or(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise logical or of the truth values (boolean, no gradient)."""
+    """Elementwise logical or of the truth values (boolean, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.logical_or(tg.tensor([True, False]), tg.tensor([False, False]))
+    tensor([ True, False], dtype=bool)
+    """
     return _logical_or._binary(x, y)
 
 
 def logical_xor(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise logical exclusive or of the truth values (boolean, no gradient)."""
+    """Elementwise logical exclusive or of the truth values (boolean, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.logical_xor(tg.tensor([True, False]), tg.tensor([True, True]))
+    tensor([False,  True], dtype=bool)
+    """
     return _logical_xor._binary(x, y)
 
 
 def logical_not(x: ArrayLike) -> Tensor:
-    """Elementwise logical not of the truth values (boolean, no gradient)."""
+    """Elementwise logical not of the truth values (boolean, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.logical_not(tg.tensor([True, False]))
+    tensor([False,  True], dtype=bool)
+    """
     return _logical_not._unary(x)
 
 
 def bitwise_and(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise ``x & y`` of integers or booleans (no gradient)."""
+    """Elementwise ``x & y`` of integers or booleans (no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.bitwise_and(tg.tensor([12, 18, 5]), 4)
+    tensor([4, 0, 4], dtype=int64)
+    """
     return _bitwise_and._binary(x, y)
 
 
 def bitwise_or(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise ``x | y`` of integers or booleans (no gradient)."""
+    """Elementwise ``x | y`` of integers or booleans (no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.bitwise_or(tg.tensor([12, 18, 5]), 4)
+    tensor([12, 22,  5], dtype=int64)
+    """
     return _bitwise_or._binary(x, y)
 
 
 def bitwise_xor(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise ``x ^ y`` of integers or booleans (no gradient)."""
+    """Elementwise ``x ^ y`` of integers or booleans (no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.bitwise_xor(tg.tensor([12, 18, 5]), 4)
+    tensor([ 8, 22,  1], dtype=int64)
+    """
     return _bitwise_xor._binary(x, y)
 
 
 def invert(x: ArrayLike) -> Tensor:
-    """Elementwise ``~x``: bitwise not of integers, logical not of booleans (no gradient)."""
+    """Elementwise ``~x``: bitwise not of integers, logical not of booleans (no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.invert(tg.tensor([0, 5]))
+    tensor([-1, -6], dtype=int64)
+    """
     return _invert._unary(x)
 
 
 def left_shift(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise ``x << y`` of integers (no gradient)."""
+    """Elementwise ``x << y`` of integers (no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.left_shift(tg.tensor([1, 3]), 2)
+    tensor([ 4, 12], dtype=int64)
+    """
     return _left_shift._binary(x, y)
 
 
 def right_shift(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise ``x >> y`` of integers (no gradient)."""
+    """Elementwise ``x >> y`` of integers (no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.right_shift(tg.tensor([4, 12]), 2)
+    tensor([1, 3], dtype=int64)
+    """
     return _right_shift._binary(x, y)
 
 
 def gcd(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise greatest common divisor of integers (no gradient)."""
+    """Elementwise greatest common divisor of integers (no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.gcd(tg.tensor([12, 18, 5]), 4)
+    tensor([4, 2, 1], dtype=int64)
+    """
     return _gcd._binary(x, y)
 
 
 def lcm(x: ArrayLike, y: ArrayLike) -> Tensor:
-    """Elementwise least common multiple of integers (no gradient)."""
+    """Elementwise least common multiple of integers (no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.lcm(tg.tensor([12, 18, 5]), 4)
+    tensor([12, 36, 20], dtype=int64)
+    """
     return _lcm._binary(x, y)
 
 
 def bitwise_count(x: ArrayLike) -> Tensor:
-    """Elementwise number of 1-bits in ``|x|`` of integers (no gradient)."""
+    """Elementwise number of 1-bits in ``|x|`` of integers (no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.bitwise_count(tg.tensor([0, 7, 255]))
+    tensor([0, 3, 8], dtype=uint8)
+    """
     return _bitwise_count._unary(x)
 
 
@@ -207,7 +292,12 @@ def all(x: ArrayLike, axis: Any = None, keepdims: bool = False) -> Tensor:  # no
 
 
 def any(x: ArrayLike, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
-    """Whether some element along ``axis`` is true (boolean, no gradient)."""
+    """Whether some element along ``axis`` is true (boolean, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.any(tg.tensor([[0.0, 1.0], [0.0, 0.0]]), axis=1)
+    tensor([ True, False], dtype=bool)
+    """
     return _any(x, axis=normalize_axis(axis, len(shape_of(x)), "any"), keepdims=keepdims)
 
 
@@ -264,7 +354,12 @@ def array_equal(a1: ArrayLike, a2: ArrayLike, equal_nan: bool = False) -> bool:
 
 
 def array_equiv(a1: ArrayLike, a2: ArrayLike) -> bool:
-    """Whether ``a1`` and ``a2`` broadcast together and are equal everywhere (a Python bool)."""
+    """Whether ``a1`` and ``a2`` broadcast together and are equal everywhere (a Python bool).
+
+    >>> import tapegrad as tg
+    >>> tg.array_equiv(tg.tensor([1.0, 2.0]), tg.tensor([[1.0, 2.0], [1.0, 2.0]]))
+    True
+    """
     try:
         np.broadcast_shapes(shape_of(a1), shape_of(a2))
     except ValueError:

@@ -54,24 +54,44 @@ def _aligned(a1: ArrayLike, a2: ArrayLike, op: str) -> tuple[Any, Any]:
 
 
 def polyadd(a1: ArrayLike, a2: ArrayLike) -> Tensor:
-    """The sum of two polynomials."""
+    """The sum of two polynomials.
+
+    >>> import tapegrad as tg
+    >>> tg.polyadd(tg.tensor([1.0, 2.0]), tg.tensor([1.0, 0.0, 1.0]))
+    tensor([1., 1., 3.], dtype=float64)
+    """
     a1, a2 = _aligned(a1, a2, "polyadd")
     return a1 + a2
 
 
 def polysub(a1: ArrayLike, a2: ArrayLike) -> Tensor:
-    """The difference of two polynomials."""
+    """The difference of two polynomials.
+
+    >>> import tapegrad as tg
+    >>> tg.polysub(tg.tensor([1.0, 2.0]), tg.tensor([1.0, 0.0, 1.0]))
+    tensor([-1.,  1.,  1.], dtype=float64)
+    """
     a1, a2 = _aligned(a1, a2, "polysub")
     return a1 - a2
 
 
 def polymul(a1: ArrayLike, a2: ArrayLike) -> Tensor:
-    """The product of two polynomials (the convolution of their coefficients)."""
+    """The product of two polynomials (the convolution of their coefficients).
+
+    >>> import tapegrad as tg
+    >>> tg.polymul(tg.tensor([1.0, -1.0]), tg.tensor([1.0, -2.0]))
+    tensor([ 1., -3.,  2.], dtype=float64)
+    """
     return ops.convolve(_coefficients(a1, "polymul"), _coefficients(a2, "polymul"))
 
 
 def polyder(p: ArrayLike, m: int = 1) -> Tensor:
-    """The ``m``-th derivative of a polynomial (empty for the derivative of a constant)."""
+    """The ``m``-th derivative of a polynomial (empty for the derivative of a constant).
+
+    >>> import tapegrad as tg
+    >>> tg.polyder(tg.tensor([1.0, 2.0, 3.0]))  # d/dx (x**2 + 2x + 3)
+    tensor([2., 2.], dtype=float64)
+    """
     if m < 0:
         raise ValueError(f"polyder: order of derivative must be positive, got {m}")
     p = _coefficients(p, "polyder")
@@ -82,7 +102,12 @@ def polyder(p: ArrayLike, m: int = 1) -> Tensor:
 
 
 def polyint(p: ArrayLike, m: int = 1, k: Any = None) -> Tensor:
-    """The ``m``-th antiderivative, with integration constants ``k`` (0 by default)."""
+    """The ``m``-th antiderivative, with integration constants ``k`` (0 by default).
+
+    >>> import tapegrad as tg
+    >>> tg.polyint(tg.tensor([3.0, 2.0]))
+    tensor([1.5, 2. , 0. ], dtype=float64)
+    """
     if m < 0:
         raise ValueError(f"polyint: order of integral must be positive, got {m}")
     p = _coefficients(p, "polyint")
@@ -99,7 +124,13 @@ def polyint(p: ArrayLike, m: int = 1, k: Any = None) -> Tensor:
 
 
 def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[Tensor, Tensor]:
-    """Quotient and remainder of polynomial division (long division, as ``np.polydiv``)."""
+    """Quotient and remainder of polynomial division (long division, as ``np.polydiv``).
+
+    >>> import tapegrad as tg
+    >>> q, r = tg.polydiv(tg.tensor([1.0, -3.0, 2.0]), tg.tensor([1.0, -1.0]))
+    >>> q, r
+    (tensor([ 1., -2.], dtype=float64), tensor([0.], dtype=float64))
+    """
     u, v = _coefficients(u, "polydiv") * 1.0, _coefficients(v, "polydiv") * 1.0
     m, n = shape_of(u)[0] - 1, shape_of(v)[0] - 1
     scale = 1.0 / v[0]
@@ -121,7 +152,12 @@ def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[Tensor, Tensor]:
 
 
 def poly(seq_of_zeros: ArrayLike) -> Any:
-    """The coefficients of the monic polynomial with the given roots (a 1-d input)."""
+    """The coefficients of the monic polynomial with the given roots (a 1-d input).
+
+    >>> import tapegrad as tg
+    >>> tg.poly(tg.tensor([1.0, 2.0]))  # (x - 1)(x - 2)
+    tensor([ 1., -3.,  2.], dtype=float64)
+    """
     zeros = ops.atleast_1d(seq_of_zeros)
     if len(shape_of(zeros)) != 1:
         raise NotImplementedError(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import operator
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -44,6 +44,17 @@ class Primitive:
     ``value_dependent_shape=True`` marks a forward whose result's shape follows its
     inputs' values, not only their shapes (``nonzero``): tg.compile guards that shape.
 
+    Args:
+        name: The op's name, used in listings and error messages.
+        forward: ``forward(xp, *arrays, **params)``, returning an array (or a tuple).
+        differentiable: Whether the op records at all.
+        explain: ``explain(exc, *arrays, **params)``: a clearer message for an error the
+            forward raised, or None to keep the default (op, shapes, dtypes).
+        replayable: Whether tg.compile may replay the forward (False: it re-records).
+        numpy: The NumPy function equal to ``forward`` on NumPy arrays (a fast path).
+        complex_rules: Whether the rules hold for complex values (see above).
+        value_dependent_shape: Whether the result's shape follows the inputs' values.
+
     >>> import tapegrad as tg
     >>> cube = tg.Primitive("cube", lambda xp, x: x**3).defvjp(lambda g, ans, x: g * 3 * x**2)
     >>> x = tg.tensor(2.0)
@@ -66,7 +77,7 @@ class Primitive:
         name: str,
         forward: Callable[..., Any],
         differentiable: bool = True,
-        explain: Callable[..., str] | None = None,
+        explain: Callable[..., str | None] | None = None,
         replayable: bool = True,
         numpy: Callable[..., Any] | None = None,
         complex_rules: bool | None = None,
@@ -217,7 +228,7 @@ class Primitive:
         except (ValueError, TypeError, IndexError) as exc:
             raise type(exc)(self._explain(exc, arrays, params)) from exc
 
-    def _explain(self, exc: Exception, arrays: list[Any], params: dict[str, Any]) -> str:
+    def _explain(self, exc: Exception, arrays: Sequence[Any], params: dict[str, Any]) -> str:
         if self.explain is not None:
             message = self.explain(exc, *arrays, **params)
             if message:

@@ -54,7 +54,12 @@ def tensordot(a: ArrayLike, b: ArrayLike, axes: Any = 2) -> Tensor:
 
 
 def inner(a: ArrayLike, b: ArrayLike) -> Tensor:
-    """Sum of products over the last axes of ``a`` and ``b`` (a product with 0-d inputs)."""
+    """Sum of products over the last axes of ``a`` and ``b`` (a product with 0-d inputs).
+
+    >>> import tapegrad as tg
+    >>> tg.inner(tg.tensor([1.0, 2.0]), tg.tensor([3.0, 4.0]))
+    tensor(11., dtype=float64)
+    """
     sa, sb = shape_of(a), shape_of(b)
     if not sa or not sb:
         return ops.multiply(a, b)
@@ -77,17 +82,32 @@ def vdot(a: ArrayLike, b: ArrayLike) -> Tensor:
 
 
 def vecdot(x1: ArrayLike, x2: ArrayLike, axis: int = -1) -> Tensor:
-    """Vector dot products ``sum(conj(x1) * x2)`` along ``axis``, with broadcasting."""
+    """Vector dot products ``sum(conj(x1) * x2)`` along ``axis``, with broadcasting.
+
+    >>> import tapegrad as tg
+    >>> tg.vecdot(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), tg.tensor([1.0, 1.0]))
+    tensor([3., 7.], dtype=float64)
+    """
     return ops.sum(conj(x1) * x2, axis=axis)
 
 
 def matvec(x1: ArrayLike, x2: ArrayLike) -> Tensor:
-    """Matrix-vector products of stacks: ``x1 (..., m, n)`` times ``x2 (..., n)``."""
+    """Matrix-vector products of stacks: ``x1 (..., m, n)`` times ``x2 (..., n)``.
+
+    >>> import tapegrad as tg
+    >>> tg.matvec(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), tg.tensor([1.0, 1.0]))
+    tensor([3., 7.], dtype=float64)
+    """
     return ops.einsum("...ij,...j->...i", x1, x2)
 
 
 def vecmat(x1: ArrayLike, x2: ArrayLike) -> Tensor:
-    """Vector-matrix products of stacks: ``conj(x1) (..., m)`` times ``x2 (..., m, n)``."""
+    """Vector-matrix products of stacks: ``conj(x1) (..., m)`` times ``x2 (..., m, n)``.
+
+    >>> import tapegrad as tg
+    >>> tg.vecmat(tg.tensor([1.0, 1.0]), tg.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor([4., 6.], dtype=float64)
+    """
     return ops.einsum("...i,...ij->...j", conj(x1), x2)
 
 
@@ -110,7 +130,12 @@ def cross(
     a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     axis: int | None = None,
 ) -> Tensor:  # fmt: skip
-    """Cross products of 3-vectors (2-vectors give the z component), as ``np.cross``."""
+    """Cross products of 3-vectors (2-vectors give the z component), as ``np.cross``.
+
+    >>> import tapegrad as tg
+    >>> tg.cross(tg.tensor([1.0, 0.0, 0.0]), tg.tensor([0.0, 1.0, 0.0]))
+    tensor([0., 0., 1.], dtype=float64)
+    """
     if axis is not None:
         axisa = axisb = axisc = axis
     a = ops.moveaxis(a, axisa, -1)
@@ -166,5 +191,10 @@ def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full") -> Tensor:
 
 def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> Tensor:
     """Cross-correlation of two 1-d inputs: ``sum_n a[n + k] conj(v[n])`` (NumPy's
-    default mode is ``"valid"``)."""
+    default mode is ``"valid"``).
+
+    >>> import tapegrad as tg
+    >>> tg.correlate(tg.tensor([1.0, 2.0, 3.0]), tg.tensor([0.0, 1.0]))
+    tensor([2., 3.], dtype=float64)
+    """
     return convolve(a, ops.flip(conj(v), 0), mode)

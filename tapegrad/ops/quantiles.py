@@ -159,21 +159,38 @@ def quantile(
 def nanquantile(
     x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False
 ) -> Tensor:
-    """:func:`quantile` of the non-NaN elements (NaN for an all-NaN slice)."""
+    """:func:`quantile` of the non-NaN elements (NaN for an all-NaN slice).
+
+    >>> import tapegrad as tg
+    >>> tg.nanquantile(tg.tensor([1.0, float("nan"), 3.0]), 0.5)
+    tensor(2., dtype=float64)
+    """
     return _quantile(x, q, axis, method, keepdims, True, "nanquantile")
 
 
 def percentile(
     x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False
 ) -> Tensor:
-    """The ``q``-th percentiles (``0 <= q <= 100``): :func:`quantile` of ``q / 100``."""
+    """The ``q``-th percentiles (``0 <= q <= 100``): :func:`quantile` of ``q / 100``.
+
+    >>> import tapegrad as tg
+    >>> tg.percentile(tg.tensor([1.0, 2.0, 4.0]), 50)
+    tensor(2., dtype=float64)
+    >>> tg.grad(lambda x: tg.percentile(x, 50))(tg.tensor([1.0, 2.0, 4.0]))
+    tensor([0., 1., 0.], dtype=float64)
+    """
     return _quantile(x, _hundredths(q), axis, method, keepdims, False, "percentile")
 
 
 def nanpercentile(
     x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False
 ) -> Tensor:
-    """:func:`percentile` of the non-NaN elements."""
+    """:func:`percentile` of the non-NaN elements.
+
+    >>> import tapegrad as tg
+    >>> tg.nanpercentile(tg.tensor([1.0, float("nan"), 3.0]), 50)
+    tensor(2., dtype=float64)
+    """
     return _quantile(x, _hundredths(q), axis, method, keepdims, True, "nanpercentile")
 
 
@@ -216,5 +233,12 @@ def median(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
 
 
 def nanmedian(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
-    """The median of the non-NaN elements (NaN for an all-NaN slice)."""
+    """The median of the non-NaN elements (NaN for an all-NaN slice).
+
+    >>> import tapegrad as tg
+    >>> tg.nanmedian(tg.tensor([1.0, float("nan"), 3.0]))
+    tensor(2., dtype=float64)
+    >>> tg.grad(tg.nanmedian)(tg.tensor([1.0, float("nan"), 3.0]))  # 0 at the NaN
+    tensor([0.5, 0. , 0.5], dtype=float64)
+    """
     return _median(x, axis, keepdims, True, "nanmedian")

@@ -85,7 +85,12 @@ def _axes_in_order(axis: Any, ndim: int, op: str) -> list[int]:
 
 
 def rollaxis(x: ArrayLike, axis: int, start: int = 0) -> Tensor:
-    """Move ``axis`` to the position before ``start`` (prefer :func:`moveaxis`)."""
+    """Move ``axis`` to the position before ``start`` (prefer :func:`moveaxis`).
+
+    >>> import tapegrad as tg
+    >>> tg.rollaxis(tg.ones((2, 3, 4)), 2).shape
+    (4, 2, 3)
+    """
     ndim = len(shape_of(x))
     (axis,) = normalize_axis(axis, ndim, "rollaxis")
     if not -ndim <= start <= ndim:
@@ -158,21 +163,38 @@ def rot90(x: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Tensor:
 
 
 def fliplr(x: ArrayLike) -> Tensor:
-    """Reverse the order along axis 1 (columns of a matrix)."""
+    """Reverse the order along axis 1 (columns of a matrix).
+
+    >>> import tapegrad as tg
+    >>> tg.fliplr(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor([[2., 1.],
+            [4., 3.]], dtype=float64)
+    """
     if len(shape_of(x)) < 2:
         raise ValueError(f"fliplr: the input must be at least 2-d, got shape {shape_of(x)}")
     return ops.flip(x, 1)
 
 
 def flipud(x: ArrayLike) -> Tensor:
-    """Reverse the order along axis 0 (rows of a matrix)."""
+    """Reverse the order along axis 0 (rows of a matrix).
+
+    >>> import tapegrad as tg
+    >>> tg.flipud(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor([[3., 4.],
+            [1., 2.]], dtype=float64)
+    """
     if len(shape_of(x)) < 1:
         raise ValueError("flipud: the input must be at least 1-d, got a 0-d input")
     return ops.flip(x, 0)
 
 
 def matrix_transpose(x: ArrayLike) -> Tensor:
-    """Swap the last two axes (a stack of matrices transposed)."""
+    """Swap the last two axes (a stack of matrices transposed).
+
+    >>> import tapegrad as tg
+    >>> tg.matrix_transpose(tg.ones((4, 2, 3))).shape
+    (4, 3, 2)
+    """
     if len(shape_of(x)) < 2:
         raise ValueError(
             f"matrix_transpose: the input must be at least 2-d, got shape {shape_of(x)}"
@@ -193,18 +215,33 @@ def _one_or_tuple(results: list[Tensor]) -> Any:
 
 
 def atleast_1d(*arrays: ArrayLike) -> Any:
-    """Each input with at least one axis (a tuple for several inputs)."""
+    """Each input with at least one axis (a tuple for several inputs).
+
+    >>> import tapegrad as tg
+    >>> tg.atleast_1d(tg.tensor(1.0)).shape
+    (1,)
+    """
     return _one_or_tuple([_at_least(a, lambda s: s or (1,)) for a in arrays])
 
 
 def atleast_2d(*arrays: ArrayLike) -> Any:
-    """Each input with at least two axes: 1-d ``(n,)`` becomes ``(1, n)``."""
+    """Each input with at least two axes: 1-d ``(n,)`` becomes ``(1, n)``.
+
+    >>> import tapegrad as tg
+    >>> tg.atleast_2d(tg.tensor([1.0, 2.0])).shape
+    (1, 2)
+    """
     return _one_or_tuple([_at_least(a, lambda s: (1,) * (2 - len(s)) + s) for a in arrays])
 
 
 def atleast_3d(*arrays: ArrayLike) -> Any:
     """Each input with at least three axes: ``(n,)`` -> ``(1, n, 1)``, ``(m, n)`` ->
-    ``(m, n, 1)``."""
+    ``(m, n, 1)``.
+
+    >>> import tapegrad as tg
+    >>> tg.atleast_3d(tg.tensor([1.0, 2.0])).shape
+    (1, 2, 1)
+    """
 
     def shape_for(s: Shape) -> Shape:
         if len(s) == 0:
@@ -219,13 +256,24 @@ def atleast_3d(*arrays: ArrayLike) -> Any:
 
 
 def broadcast_arrays(*arrays: ArrayLike) -> tuple[Tensor, ...]:
-    """The inputs broadcast to their common shape."""
+    """The inputs broadcast to their common shape.
+
+    >>> import tapegrad as tg
+    >>> a, b = tg.broadcast_arrays(tg.tensor([1.0, 2.0]), tg.tensor([[3.0], [4.0]]))
+    >>> a.shape, b.shape
+    ((2, 2), (2, 2))
+    """
     shape = np.broadcast_shapes(*(shape_of(a) for a in arrays))
     return tuple(ops.broadcast_to(a, shape) for a in arrays)
 
 
 def unstack(x: ArrayLike, axis: int = 0) -> tuple[Tensor, ...]:
-    """The slices of ``x`` along ``axis``, as a tuple."""
+    """The slices of ``x`` along ``axis``, as a tuple.
+
+    >>> import tapegrad as tg
+    >>> tg.unstack(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    (tensor([1., 2.], dtype=float64), tensor([3., 4.], dtype=float64))
+    """
     shape = shape_of(x)
     if not shape:
         raise ValueError("unstack: the input must be at least 1-d, got a 0-d input")
@@ -235,7 +283,13 @@ def unstack(x: ArrayLike, axis: int = 0) -> tuple[Tensor, ...]:
 
 
 def resize(x: ArrayLike, new_shape: Any) -> Tensor:
-    """``x`` flattened, repeated as needed and cut to ``new_shape`` (``np.resize``)."""
+    """``x`` flattened, repeated as needed and cut to ``new_shape`` (``np.resize``).
+
+    >>> import tapegrad as tg
+    >>> tg.resize(tg.tensor([1.0, 2.0, 3.0]), (2, 2))
+    tensor([[1., 2.],
+            [3., 1.]], dtype=float64)
+    """
     new_shape = (new_shape,) if isinstance(new_shape, (int, np.integer)) else tuple(new_shape)
     if builtins.any(n < 0 for n in new_shape):
         raise ValueError(f"resize: negative dimensions in {new_shape}")

@@ -51,18 +51,42 @@ _sum = Primitive(
 
 
 def sum(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:  # noqa: A001
-    """Sum over ``axis`` (all axes when None)."""
+    """Sum over ``axis`` (all axes when None).
+
+    >>> import tapegrad as tg
+    >>> tg.sum(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0)
+    tensor([4., 6.], dtype=float64)
+    >>> tg.grad(tg.sum)(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))  # of the whole
+    tensor([[1., 1.],
+            [1., 1.]], dtype=float64)
+    """
     return _sum(x, axis=normalize_axis(axis, _ndim(x), "sum"), keepdims=keepdims)
 
 
 def mean(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
-    """Arithmetic mean over ``axis``."""
+    """Arithmetic mean over ``axis``.
+
+    >>> import tapegrad as tg
+    >>> tg.mean(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0)
+    tensor([2., 3.], dtype=float64)
+    >>> tg.grad(tg.mean)(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))  # of the whole
+    tensor([[0.25, 0.25],
+            [0.25, 0.25]], dtype=float64)
+    """
     axes = normalize_axis(axis, _ndim(x), "mean")
     return _sum(x, axis=axes, keepdims=keepdims) / _count(shape_of(x), axes)
 
 
 def var(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    """Variance over ``axis`` with ``ddof`` delta degrees of freedom."""
+    """Variance over ``axis`` with ``ddof`` delta degrees of freedom.
+
+    >>> import tapegrad as tg
+    >>> tg.var(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0)
+    tensor([1., 1.], dtype=float64)
+    >>> tg.grad(tg.var)(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))  # of the whole
+    tensor([[-0.75, -0.25],
+            [ 0.25,  0.75]], dtype=float64)
+    """
     axes = normalize_axis(axis, _ndim(x), "var")
     deviation = x - _sum(x, axis=axes, keepdims=True) / _count(shape_of(x), axes)
     if backend.is_complex(deviation.dtype):  # |d|**2, real, as NumPy's
@@ -73,7 +97,15 @@ def var(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) 
 
 
 def std(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    """Standard deviation over ``axis``; its gradient is NaN (0/0) where it is 0, as in JAX."""
+    """Standard deviation over ``axis``; its gradient is NaN (0/0) where it is 0, as in JAX.
+
+    >>> import tapegrad as tg
+    >>> tg.std(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0)
+    tensor([1., 1.], dtype=float64)
+    >>> tg.grad(tg.std)(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))  # of the whole
+    tensor([[-0.3354102, -0.1118034],
+            [ 0.1118034,  0.3354102]], dtype=float64)
+    """
     axes = normalize_axis(axis, _ndim(x), "std")  # errors name std, not var
     return ops.sqrt(var(x, axis=axes, ddof=ddof, keepdims=keepdims))
 
@@ -128,7 +160,15 @@ _prod = Primitive(
 
 
 def prod(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
-    """Product over ``axis``; exact gradients also where ``x`` has zeros."""
+    """Product over ``axis``; exact gradients also where ``x`` has zeros.
+
+    >>> import tapegrad as tg
+    >>> tg.prod(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0)
+    tensor([3., 8.], dtype=float64)
+    >>> tg.grad(tg.prod)(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))  # of the whole
+    tensor([[24., 12.],
+            [ 8.,  6.]], dtype=float64)
+    """
     return _prod(x, axis=normalize_axis(axis, _ndim(x), "prod"), keepdims=keepdims)
 
 
@@ -148,7 +188,15 @@ _max = Primitive(
 
 
 def max(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:  # noqa: A001
-    """Maximum over ``axis``; tied maxima share the gradient evenly."""
+    """Maximum over ``axis``; tied maxima share the gradient evenly.
+
+    >>> import tapegrad as tg
+    >>> tg.max(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0)
+    tensor([3., 4.], dtype=float64)
+    >>> tg.grad(tg.max)(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))  # of the whole
+    tensor([[0., 0.],
+            [0., 1.]], dtype=float64)
+    """
     return _max(x, axis=normalize_axis(axis, _ndim(x), "max"), keepdims=keepdims)
 
 
@@ -160,7 +208,15 @@ _min = Primitive(
 
 
 def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:  # noqa: A001
-    """Minimum over ``axis``; tied minima share the gradient evenly."""
+    """Minimum over ``axis``; tied minima share the gradient evenly.
+
+    >>> import tapegrad as tg
+    >>> tg.min(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0)
+    tensor([1., 2.], dtype=float64)
+    >>> tg.grad(tg.min)(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))  # of the whole
+    tensor([[1., 0.],
+            [0., 0.]], dtype=float64)
+    """
     return _min(x, axis=normalize_axis(axis, _ndim(x), "min"), keepdims=keepdims)
 
 
@@ -205,7 +261,15 @@ _logsumexp = Primitive("logsumexp", _logsumexp_forward, complex_rules=False).def
 
 
 def logsumexp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
-    """``log(sum(exp(x)))`` over ``axis``, computed without overflow."""
+    """``log(sum(exp(x)))`` over ``axis``, computed without overflow.
+
+    >>> import tapegrad as tg
+    >>> tg.logsumexp(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0)
+    tensor([3.12692801, 4.12692801], dtype=float64)
+    >>> tg.grad(tg.logsumexp)(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))  # of the whole
+    tensor([[0.0320586 , 0.08714432],
+            [0.23688282, 0.64391426]], dtype=float64)
+    """
     return _logsumexp(x, axis=normalize_axis(axis, _ndim(x), "logsumexp"), keepdims=keepdims)
 
 
@@ -216,7 +280,14 @@ _cumsum = Primitive(
 
 
 def cumsum(x: ArrayLike, axis: int | None = None) -> Tensor:
-    """Cumulative sum along ``axis`` (over the flattened input when None)."""
+    """Cumulative sum along ``axis`` (over the flattened input when None).
+
+    >>> import tapegrad as tg
+    >>> tg.cumsum(tg.tensor([1.0, 2.0, 4.0]))
+    tensor([1., 3., 7.], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.cumsum(x)))(tg.tensor([1.0, 2.0, 4.0]))  # the gradient
+    tensor([3., 2., 1.], dtype=float64)
+    """
     if axis is None:
         return _cumsum(ops.reshape(x, (-1,)), axis=0)
     (axis,) = normalize_axis(axis, _ndim(x), "cumsum")

@@ -79,7 +79,7 @@ def as_array(x: Any) -> Any:
 def result_dtype(*values: Any) -> np.dtype:
     """NumPy's result dtype of ``values`` (Tensors, arrays of any namespace, Python
     scalars, which are weak as in NumPy: a float32 array stays float32)."""
-    operands = []
+    operands: list[Any] = []
     for v in values:
         if isinstance(v, (type, np.dtype, str)):  # a dtype itself
             operands.append(np.dtype(v))

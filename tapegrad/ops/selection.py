@@ -77,12 +77,22 @@ def _positions(condition: Any, op: str) -> np.ndarray:
 
 
 def compress(condition: Any, a: ArrayLike, axis: int | None = None) -> Tensor:
-    """The slices of ``a`` along ``axis`` where ``condition`` is true (flattened when None)."""
+    """The slices of ``a`` along ``axis`` where ``condition`` is true (flattened when None).
+
+    >>> import tapegrad as tg
+    >>> tg.compress([True, False, True], tg.tensor([1.0, 2.0, 4.0]))
+    tensor([1., 4.], dtype=float64)
+    """
     return ops.take(a, _positions(condition, "compress"), axis=axis)
 
 
 def extract(condition: Any, arr: ArrayLike) -> Tensor:
-    """The elements of ``arr`` where ``condition`` is true, flattened."""
+    """The elements of ``arr`` where ``condition`` is true, flattened.
+
+    >>> import tapegrad as tg
+    >>> tg.extract(tg.tensor([True, False, True]), tg.tensor([1.0, 2.0, 4.0]))
+    tensor([1., 4.], dtype=float64)
+    """
     return ops.take(arr, _positions(condition, "extract"))
 
 
@@ -96,7 +106,13 @@ _argwhere = Primitive("argwhere", _argwhere_forward, differentiable=False)
 
 
 def argwhere(x: ArrayLike) -> Tensor:
-    """The indices of the nonzero elements, one row each (integer, no gradient)."""
+    """The indices of the nonzero elements, one row each (integer, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.argwhere(tg.tensor([[1.0, 2.0], [3.0, 4.0]]) > 2)
+    tensor([[1, 0],
+            [1, 1]], dtype=int64)
+    """
     if not shape_of(x):
         return _argwhere._unary(ops.reshape(x, (1,)))[:, :0]  # NumPy's 0-d rule: (n, 0)
     return _argwhere._unary(x)
@@ -118,14 +134,25 @@ def nonzero(x: ArrayLike) -> tuple[Tensor, ...]:
 
 
 def flatnonzero(x: ArrayLike) -> Tensor:
-    """The indices of the nonzero elements of the flattened input."""
+    """The indices of the nonzero elements of the flattened input.
+
+    >>> import tapegrad as tg
+    >>> tg.flatnonzero(tg.tensor([0.0, 3.0, 0.0, 1.0]))
+    tensor([1, 3], dtype=int64)
+    """
     return nonzero(ops.reshape(x, (-1,)))[0]
 
 
 def piecewise(x: ArrayLike, condlist: Any, funclist: Any, *args: Any, **kw: Any) -> Tensor:
     """Evaluate ``funclist[k]`` (a function or a constant) where ``condlist[k]`` holds, as
     ``np.piecewise``: one more function than conditions is the "otherwise" piece; later
-    conditions win where several hold."""
+    conditions win where several hold.
+
+    >>> import tapegrad as tg
+    >>> x = tg.tensor([-1.0, 2.0])
+    >>> tg.piecewise(x, [x < 0, x >= 0], [lambda v: -v, lambda v: v * v])
+    tensor([1., 4.], dtype=float64)
+    """
     shape = shape_of(x)
     masks = [
         np.broadcast_to(np.asarray(host_value(c, "numpy.piecewise()"), bool), shape)
@@ -186,9 +213,14 @@ def put(
     a: ArrayLike, ind: Any, v: ArrayLike, mode: str = "raise", *, inplace: bool = True
 ) -> Tensor:
     """``a`` with the flat positions ``ind`` set to ``v`` (repeated as needed); needs
-    ``inplace=False`` on Tensors, as ``jax.numpy.put``."""
+    ``inplace=False`` on Tensors, as ``jax.numpy.put``.
+
+    >>> import tapegrad as tg
+    >>> tg.put(tg.zeros(3), [0, 2], tg.tensor([7.0, 8.0]), inplace=False)
+    tensor([7., 0., 8.], dtype=float64)
+    """
     ind = _host(ind, "put")
-    return _written("put", a, v, inplace, lambda out, values: np.put(out, ind, values, mode=mode))
+    return _written("put", a, v, inplace, lambda out, values: np.put(out, ind, values, mode=mode))  # type: ignore[arg-type]
 
 
 def put_along_axis(
@@ -210,7 +242,12 @@ def put_along_axis(
 
 
 def place(arr: ArrayLike, mask: Any, vals: ArrayLike, *, inplace: bool = True) -> Tensor:
-    """``arr`` with the positions where ``mask`` holds set to ``vals`` in turn (cycled)."""
+    """``arr`` with the positions where ``mask`` holds set to ``vals`` in turn (cycled).
+
+    >>> import tapegrad as tg
+    >>> tg.place(tg.zeros(3), tg.tensor([True, False, True]), tg.tensor([7.0, 8.0]), inplace=False)
+    tensor([7., 0., 8.], dtype=float64)
+    """
     mask = _host(mask, "place")
     return _written("place", arr, vals, inplace, lambda out, values: np.place(out, mask, values))
 
@@ -218,7 +255,13 @@ def place(arr: ArrayLike, mask: Any, vals: ArrayLike, *, inplace: bool = True) -
 def fill_diagonal(
     a: ArrayLike, val: ArrayLike, wrap: bool = False, *, inplace: bool = True
 ) -> Tensor:
-    """``a`` with its main diagonal set to ``val`` (cycled); needs ``inplace=False``."""
+    """``a`` with its main diagonal set to ``val`` (cycled); needs ``inplace=False``.
+
+    >>> import tapegrad as tg
+    >>> tg.fill_diagonal(tg.zeros((2, 2)), 5.0, inplace=False)
+    tensor([[5., 0.],
+            [0., 5.]], dtype=float64)
+    """
 
     def write(out: np.ndarray, numbers: np.ndarray) -> None:
         np.fill_diagonal(out, numbers.ravel(), wrap=wrap)

@@ -36,7 +36,12 @@ def intersect1d(
     ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, return_indices: bool = False
 ) -> Any:
     """The sorted unique values found in both inputs (gathered from ``ar1``); with
-    ``return_indices``, also where each first occurs in the flattened inputs."""
+    ``return_indices``, also where each first occurs in the flattened inputs.
+
+    >>> import tapegrad as tg
+    >>> tg.intersect1d(tg.tensor([1.0, 2.0, 3.0]), tg.tensor([3.0, 1.0]))
+    tensor([1., 3.], dtype=float64)
+    """
     host1 = np.asarray(host_value(ar1, "numpy.intersect1d()")).ravel()
     host2 = np.asarray(host_value(ar2, "numpy.intersect1d()")).ravel()
     _, index1, index2 = np.intersect1d(host1, host2, assume_unique, return_indices=True)
@@ -47,7 +52,12 @@ def intersect1d(
 
 
 def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> Tensor:
-    """The unique values of ``ar1`` not in ``ar2`` (sorted unless ``assume_unique``)."""
+    """The unique values of ``ar1`` not in ``ar2`` (sorted unless ``assume_unique``).
+
+    >>> import tapegrad as tg
+    >>> tg.setdiff1d(tg.tensor([1.0, 2.0, 3.0]), tg.tensor([3.0, 1.0]))
+    tensor([2.], dtype=float64)
+    """
     host1 = np.asarray(host_value(ar1, "numpy.setdiff1d()")).ravel()
     host2 = np.asarray(host_value(ar2, "numpy.setdiff1d()")).ravel()
     if assume_unique:
@@ -59,7 +69,12 @@ def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> Te
 
 
 def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> Tensor:
-    """The sorted unique values found in exactly one of the inputs."""
+    """The sorted unique values found in exactly one of the inputs.
+
+    >>> import tapegrad as tg
+    >>> tg.setxor1d(tg.tensor([1.0, 2.0, 3.0]), tg.tensor([3.0, 4.0]))
+    tensor([1., 2., 4.], dtype=float64)
+    """
     joined = ops.concatenate([_flat(ar1), _flat(ar2)])
     host1 = np.asarray(host_value(ar1, "numpy.setxor1d()")).ravel()
     host2 = np.asarray(host_value(ar2, "numpy.setxor1d()")).ravel()

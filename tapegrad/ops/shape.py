@@ -25,7 +25,13 @@ _reshape = Primitive(
 
 
 def reshape(x: ArrayLike, shape: int | Shape) -> Tensor:
-    """``x`` with a new shape of the same size (one dimension may be -1)."""
+    """``x`` with a new shape of the same size (one dimension may be -1).
+
+    >>> import tapegrad as tg
+    >>> tg.reshape(tg.arange(6.0), (2, 3))
+    tensor([[0., 1., 2.],
+            [3., 4., 5.]], dtype=float64)
+    """
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(int(n) for n in shape)
     return _reshape(x, shape=shape)
 
@@ -40,7 +46,13 @@ _transpose = Primitive(
 
 
 def transpose(x: ArrayLike, axes: Shape | None = None) -> Tensor:
-    """Permute the axes of ``x`` (reverse them when ``axes`` is None)."""
+    """Permute the axes of ``x`` (reverse them when ``axes`` is None).
+
+    >>> import tapegrad as tg
+    >>> tg.transpose(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor([[1., 3.],
+            [2., 4.]], dtype=float64)
+    """
     ndim = len(shape_of(x))
     if axes is None:
         axes = tuple(reversed(range(ndim)))
@@ -52,7 +64,12 @@ def transpose(x: ArrayLike, axes: Shape | None = None) -> Tensor:
 
 
 def swapaxes(x: ArrayLike, axis1: int, axis2: int) -> Tensor:
-    """Exchange two axes of ``x``."""
+    """Exchange two axes of ``x``.
+
+    >>> import tapegrad as tg
+    >>> tg.swapaxes(tg.ones((2, 3, 4)), 0, 2).shape
+    (4, 3, 2)
+    """
     ndim = len(shape_of(x))
     (a,) = normalize_axis(axis1, ndim, "swapaxes")
     (b,) = normalize_axis(axis2, ndim, "swapaxes")
@@ -62,7 +79,12 @@ def swapaxes(x: ArrayLike, axis1: int, axis2: int) -> Tensor:
 
 
 def expand_dims(x: ArrayLike, axis: int | Shape) -> Tensor:
-    """Insert length-1 axes at the positions ``axis`` of the result."""
+    """Insert length-1 axes at the positions ``axis`` of the result.
+
+    >>> import tapegrad as tg
+    >>> tg.expand_dims(tg.tensor([1.0, 2.0, 4.0]), 0).shape
+    (1, 3)
+    """
     shape = shape_of(x)
     positions = normalize_axis(
         axis, len(shape) + (1 if isinstance(axis, int) else len(axis)), "expand_dims"
@@ -73,7 +95,12 @@ def expand_dims(x: ArrayLike, axis: int | Shape) -> Tensor:
 
 
 def squeeze(x: ArrayLike, axis: int | Shape | None = None) -> Tensor:
-    """Remove length-1 axes (all of them when ``axis`` is None)."""
+    """Remove length-1 axes (all of them when ``axis`` is None).
+
+    >>> import tapegrad as tg
+    >>> tg.squeeze(tg.ones((1, 3, 1))).shape
+    (3,)
+    """
     shape = shape_of(x)
     if axis is None:
         axes = tuple(i for i, n in enumerate(shape) if n == 1)
@@ -91,7 +118,15 @@ _broadcast_to = Primitive(
 
 
 def broadcast_to(x: ArrayLike, shape: Shape) -> Tensor:
-    """``x`` broadcast to ``shape`` (NumPy's rules)."""
+    """``x`` broadcast to ``shape`` (NumPy's rules).
+
+    >>> import tapegrad as tg
+    >>> tg.broadcast_to(tg.tensor([1.0, 2.0]), (2, 2))
+    tensor([[1., 2.],
+            [1., 2.]], dtype=float64)
+    >>> tg.grad(lambda x: tg.sum(tg.broadcast_to(x, (3, 2))))(tg.tensor([1.0, 2.0]))  # summed back
+    tensor([3., 3.], dtype=float64)
+    """
     return _broadcast_to(x, shape=tuple(int(n) for n in shape))
 
 
@@ -115,7 +150,12 @@ _concatenate = Primitive(
 
 
 def concatenate(arrays: Any, axis: int | None = 0) -> Tensor:
-    """Join a sequence of arrays along an existing axis (flattened first when None)."""
+    """Join a sequence of arrays along an existing axis (flattened first when None).
+
+    >>> import tapegrad as tg
+    >>> tg.concatenate([tg.tensor([1.0]), tg.tensor([2.0, 3.0])])
+    tensor([1., 2., 3.], dtype=float64)
+    """
     arrays = list(arrays)
     if not arrays:
         raise ValueError("concatenate: need at least one array")
@@ -127,7 +167,13 @@ def concatenate(arrays: Any, axis: int | None = 0) -> Tensor:
 
 
 def stack(arrays: Any, axis: int = 0) -> Tensor:
-    """Join arrays of equal shape along a new axis."""
+    """Join arrays of equal shape along a new axis.
+
+    >>> import tapegrad as tg
+    >>> tg.stack([tg.tensor([1.0, 2.0]), tg.tensor([3.0, 4.0])], axis=1)
+    tensor([[1., 3.],
+            [2., 4.]], dtype=float64)
+    """
     arrays = list(arrays)
     if not arrays:
         raise ValueError("stack: need at least one array")
@@ -138,7 +184,12 @@ def stack(arrays: Any, axis: int = 0) -> Tensor:
 
 
 def split(x: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
-    """Split ``x`` into pieces along ``axis`` (equal sections, or at the given indices)."""
+    """Split ``x`` into pieces along ``axis`` (equal sections, or at the given indices).
+
+    >>> import tapegrad as tg
+    >>> tg.split(tg.arange(4.0), 2)
+    [tensor([0., 1.], dtype=float64), tensor([2., 3.], dtype=float64)]
+    """
     shape = shape_of(x)
     (axis,) = normalize_axis(axis, len(shape), "split")
     try:
@@ -159,12 +210,22 @@ _flip = Primitive("flip", lambda xp, x, axis: xp.flip(x, axis=axis), complex_rul
 
 
 def flip(x: ArrayLike, axis: int | Shape | None = None) -> Tensor:
-    """Reverse the order of elements along ``axis`` (all axes when None)."""
+    """Reverse the order of elements along ``axis`` (all axes when None).
+
+    >>> import tapegrad as tg
+    >>> tg.flip(tg.tensor([1.0, 2.0, 4.0]))
+    tensor([4., 2., 1.], dtype=float64)
+    """
     return _flip(x, axis=normalize_axis(axis, len(shape_of(x)), "flip"))
 
 
 def tile(x: ArrayLike, reps: int | Shape) -> Tensor:
-    """Repeat ``x`` ``reps`` times along each axis (NumPy's rules), by broadcasting."""
+    """Repeat ``x`` ``reps`` times along each axis (NumPy's rules), by broadcasting.
+
+    >>> import tapegrad as tg
+    >>> tg.tile(tg.tensor([1.0, 2.0]), 2)
+    tensor([1., 2., 1., 2.], dtype=float64)
+    """
     reps = (reps,) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
     shape = shape_of(x)
     ndim = builtins.max(len(shape), len(reps))
@@ -177,7 +238,12 @@ def tile(x: ArrayLike, reps: int | Shape) -> Tensor:
 
 
 def repeat(x: ArrayLike, repeats: Any, axis: int | None = None) -> Tensor:
-    """Repeat each element ``repeats`` times along ``axis`` (flattened when None)."""
+    """Repeat each element ``repeats`` times along ``axis`` (flattened when None).
+
+    >>> import tapegrad as tg
+    >>> tg.repeat(tg.tensor([1.0, 2.0]), 2)
+    tensor([1., 1., 2., 2.], dtype=float64)
+    """
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     (axis,) = normalize_axis(axis, len(shape_of(x)), "repeat")
@@ -218,7 +284,7 @@ def pad(x: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any) -> 
         out = x
         for axis, (low, high) in enumerate(widths):
             if low or high:
-                source = np.pad(np.arange(shape[axis]), (int(low), int(high)), mode=mode, **extra)
+                source = np.pad(np.arange(shape[axis]), (int(low), int(high)), mode=mode, **extra)  # type: ignore[call-overload]
                 out = ops.take(out, source, axis=axis)
         return out if isinstance(out, Tensor) else ops.asarray(out)
     if mode not in ("constant", "empty"):

@@ -84,7 +84,12 @@ def argpartition(
     x: ArrayLike, kth: Any, axis: int | None = -1, kind: str = "introselect", order: Any = None
 ) -> Tensor:
     """Indices that put the ``kth`` elements where a sort would, smaller ones before them
-    and larger ones after (integer, no gradient)."""
+    and larger ones after (integer, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.argpartition(tg.tensor([3.0, 1.0, 2.0]), 1)
+    tensor([1, 2, 0], dtype=int64)
+    """
     x, axis = _sort_axis(x, axis, "argpartition")
     return _argpartition(x, kth=_static(kth), axis=axis)
 
@@ -93,7 +98,12 @@ def partition(
     x: ArrayLike, kth: Any, axis: int | None = -1, kind: str = "introselect", order: Any = None
 ) -> Tensor:
     """``x`` partially sorted: the ``kth`` elements in their sorted place, as ``np.partition``
-    (the elements around them in the order NumPy's argpartition gives)."""
+    (the elements around them in the order NumPy's argpartition gives).
+
+    >>> import tapegrad as tg
+    >>> tg.partition(tg.tensor([3.0, 1.0, 2.0]), 1)
+    tensor([1., 2., 3.], dtype=float64)
+    """
     x, axis = _sort_axis(x, axis, "partition")
     return ops.take_along_axis(x, _argpartition(x, kth=_static(kth), axis=axis), axis)
 
@@ -108,7 +118,7 @@ def _static(kth: Any) -> Any:
 
 def _searchsorted_forward(xp: Any, a: Any, v: Any, side: str, sorter: Any) -> Any:
     if xp is np:
-        return np.searchsorted(a, v, side=side, sorter=sorter)
+        return np.searchsorted(a, v, side=side, sorter=sorter)  # type: ignore[call-overload]
     return xp.searchsorted(a, v, side=side, sorter=sorter)
 
 
@@ -139,7 +149,12 @@ _lexsort = Primitive("lexsort", _lexsort_forward, differentiable=False)
 
 
 def lexsort(keys: Any, axis: int = -1) -> Tensor:
-    """Indices that sort by the last key, then the one before, ... (integer, no gradient)."""
+    """Indices that sort by the last key, then the one before, ... (integer, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.lexsort([tg.tensor([1, 0, 1]), tg.tensor([2, 2, 1])])  # last key first
+    tensor([2, 1, 0], dtype=int64)
+    """
     if isinstance(keys, Tensor) or hasattr(keys, "shape"):
         keys = list(ops.unstack(keys)) if len(shape_of(keys)) > 1 else [keys]
     return _lexsort(*keys, axis=axis)
@@ -191,22 +206,42 @@ def _unique_parts(x: ArrayLike) -> tuple[Tensor, Tensor, Tensor, Tensor]:
 
 
 def unique_all(x: ArrayLike) -> UniqueAll:
-    """The array API's unique_all: values, first indices, inverse indices (x's shape), counts."""
+    """The array API's unique_all: values, first indices, inverse indices (x's shape), counts.
+
+    >>> import tapegrad as tg
+    >>> tg.unique_all(tg.tensor([2.0, 1.0, 2.0])).counts
+    tensor([1, 2], dtype=int64)
+    """
     return UniqueAll(*_unique_parts(x))
 
 
 def unique_counts(x: ArrayLike) -> UniqueCounts:
-    """The unique values and how often each occurs."""
+    """The unique values and how often each occurs.
+
+    >>> import tapegrad as tg
+    >>> tg.unique_counts(tg.tensor([2.0, 1.0, 2.0]))
+    UniqueCounts(values=tensor([1., 2.], dtype=float64), counts=tensor([1, 2], dtype=int64))
+    """
     values, _, _, counts = _unique_parts(x)
     return UniqueCounts(values, counts)
 
 
 def unique_inverse(x: ArrayLike) -> UniqueInverse:
-    """The unique values and, for each element of ``x``, the index of its value."""
+    """The unique values and, for each element of ``x``, the index of its value.
+
+    >>> import tapegrad as tg
+    >>> tg.unique_inverse(tg.tensor([2.0, 1.0, 2.0])).inverse_indices
+    tensor([1, 0, 1], dtype=int64)
+    """
     values, _, inverse, _ = _unique_parts(x)
     return UniqueInverse(values, inverse)
 
 
 def unique_values(x: ArrayLike) -> Tensor:
-    """The unique values, sorted."""
+    """The unique values, sorted.
+
+    >>> import tapegrad as tg
+    >>> tg.unique_values(tg.tensor([2.0, 1.0, 2.0]))
+    tensor([1., 2.], dtype=float64)
+    """
     return unique(x, equal_nan=False)

@@ -36,7 +36,14 @@ def nansum(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
 
 
 def nanprod(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
-    """Product with NaN counted as 1."""
+    """Product with NaN counted as 1.
+
+    >>> import tapegrad as tg
+    >>> tg.nanprod(tg.tensor([1.0, float("nan"), 3.0]))
+    tensor(3., dtype=float64)
+    >>> tg.grad(tg.nanprod)(tg.tensor([1.0, float("nan"), 3.0]))  # 0 at the NaN
+    tensor([3., 0., 1.], dtype=float64)
+    """
     return ops.prod(_without_nan(x, 1), axis=axis, keepdims=keepdims)
 
 
@@ -46,14 +53,28 @@ def _valid_count(x: ArrayLike, axis: Axis, keepdims: bool) -> Tensor:
 
 
 def nanmean(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
-    """Mean of the non-NaN elements (NaN where there are none)."""
+    """Mean of the non-NaN elements (NaN where there are none).
+
+    >>> import tapegrad as tg
+    >>> tg.nanmean(tg.tensor([1.0, float("nan"), 3.0]))
+    tensor(2., dtype=float64)
+    >>> tg.grad(tg.nanmean)(tg.tensor([1.0, float("nan"), 3.0]))  # 0 at the NaN
+    tensor([0.5, 0. , 0.5], dtype=float64)
+    """
     if not is_floating(x):
         return ops.mean(x, axis=axis, keepdims=keepdims)
     return nansum(x, axis, keepdims) / _valid_count(x, axis, keepdims)
 
 
 def nanvar(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    """Variance of the non-NaN elements, with ``ddof`` delta degrees of freedom."""
+    """Variance of the non-NaN elements, with ``ddof`` delta degrees of freedom.
+
+    >>> import tapegrad as tg
+    >>> tg.nanvar(tg.tensor([1.0, float("nan"), 3.0]))
+    tensor(1., dtype=float64)
+    >>> tg.grad(tg.nanvar)(tg.tensor([1.0, float("nan"), 3.0]))  # 0 at the NaN
+    tensor([-1.,  0.,  1.], dtype=float64)
+    """
     if not is_floating(x):
         return ops.var(x, axis=axis, ddof=ddof, keepdims=keepdims)
     center = nanmean(x, axis, keepdims=True)
@@ -63,7 +84,14 @@ def nanvar(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = Fals
 
 
 def nanstd(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    """Standard deviation of the non-NaN elements."""
+    """Standard deviation of the non-NaN elements.
+
+    >>> import tapegrad as tg
+    >>> tg.nanstd(tg.tensor([1.0, float("nan"), 3.0]))
+    tensor(1., dtype=float64)
+    >>> tg.grad(tg.nanstd)(tg.tensor([1.0, float("nan"), 3.0]))  # 0 at the NaN
+    tensor([-0.5,  0. ,  0.5], dtype=float64)
+    """
     return ops.sqrt(nanvar(x, axis, ddof, keepdims))
 
 
@@ -76,12 +104,26 @@ def _nan_extremum(reduce: Any, fill: float, x: ArrayLike, axis: Axis, keepdims: 
 
 
 def nanmax(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
-    """Maximum ignoring NaN (NaN for an all-NaN slice); ties share the gradient."""
+    """Maximum ignoring NaN (NaN for an all-NaN slice); ties share the gradient.
+
+    >>> import tapegrad as tg
+    >>> tg.nanmax(tg.tensor([1.0, float("nan"), 3.0]))
+    tensor(3., dtype=float64)
+    >>> tg.grad(tg.nanmax)(tg.tensor([1.0, float("nan"), 3.0]))  # 0 at the NaN
+    tensor([0., 0., 1.], dtype=float64)
+    """
     return _nan_extremum(ops.max, -math.inf, x, axis, keepdims)
 
 
 def nanmin(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
-    """Minimum ignoring NaN (NaN for an all-NaN slice); ties share the gradient."""
+    """Minimum ignoring NaN (NaN for an all-NaN slice); ties share the gradient.
+
+    >>> import tapegrad as tg
+    >>> tg.nanmin(tg.tensor([1.0, float("nan"), 3.0]))
+    tensor(1., dtype=float64)
+    >>> tg.grad(tg.nanmin)(tg.tensor([1.0, float("nan"), 3.0]))  # 0 at the NaN
+    tensor([1., 0., 0.], dtype=float64)
+    """
     return _nan_extremum(ops.min, math.inf, x, axis, keepdims)
 
 
@@ -97,17 +139,35 @@ def _nan_arg_extremum(
 
 
 def nanargmax(x: ArrayLike, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    """Index of the maximum ignoring NaN (integer, no gradient)."""
+    """Index of the maximum ignoring NaN (integer, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.nanargmax(tg.tensor([1.0, float("nan"), 3.0]))
+    tensor(2, dtype=int64)
+    """
     return _nan_arg_extremum(ops.argmax, -math.inf, x, axis, keepdims, "nanargmax")
 
 
 def nanargmin(x: ArrayLike, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    """Index of the minimum ignoring NaN (integer, no gradient)."""
+    """Index of the minimum ignoring NaN (integer, no gradient).
+
+    >>> import tapegrad as tg
+    >>> tg.nanargmin(tg.tensor([1.0, float("nan"), 3.0]))
+    tensor(0, dtype=int64)
+    """
     return _nan_arg_extremum(ops.argmin, math.inf, x, axis, keepdims, "nanargmin")
 
 
 def ptp(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:
-    """Range (peak to peak): ``max - min`` along ``axis``."""
+    """Range (peak to peak): ``max - min`` along ``axis``.
+
+    >>> import tapegrad as tg
+    >>> tg.ptp(tg.tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0)
+    tensor([2., 2.], dtype=float64)
+    >>> tg.grad(tg.ptp)(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))  # of the whole
+    tensor([[-1.,  0.],
+            [ 0.,  1.]], dtype=float64)
+    """
     return ops.max(x, axis=axis, keepdims=keepdims) - ops.min(x, axis=axis, keepdims=keepdims)
 
 
@@ -203,7 +263,13 @@ def corrcoef(
     x: ArrayLike, y: ArrayLike = None, rowvar: bool = True, *, dtype: Any = None
 ) -> Tensor:
     """Pearson correlation coefficients: the covariance scaled by the standard deviations,
-    clipped to [-1, 1] as NumPy does."""
+    clipped to [-1, 1] as NumPy does.
+
+    >>> import tapegrad as tg
+    >>> tg.corrcoef(tg.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 7.0]]))
+    tensor([[1.        , 0.99339927],
+            [0.99339927, 1.        ]], dtype=float64)
+    """
     c = cov(x, y, rowvar, dtype=dtype)
     if not shape_of(c):
         return c / c

@@ -21,6 +21,22 @@ class RMSprop(Optimizer):
         momentum:  b = momentum * b + g / d;  p = p - lr * b  (b starts at 0)
         otherwise: p = p - lr * g / d
 
+    Args:
+        variables: The Variables to train: a list (``model.trainable_variables``), each
+            floating-point and listed once.
+        lr: The learning rate: a number, or a schedule (a callable from the number of
+            updates applied so far to a learning rate).
+        alpha: The decay rate of the running mean of squared gradients, in ``[0, 1)``.
+        eps: Added to the denominator for stability.
+        weight_decay: The L2 penalty added to the gradient.
+        momentum: The momentum factor (0: none).
+        centered: Whether to divide by the variance estimate instead of the mean square.
+
+    Raises:
+        TypeError: ``variables`` is not a list of floating-point Variables (a Module, a single
+            Variable, a Tensor), or ``lr`` is not a number or a schedule.
+        ValueError: A Variable is listed twice, or a setting is out of its range.
+
     >>> import tapegrad as tg
     >>> w = tg.Variable([1.0])
     >>> tg.optim.RMSprop([w], lr=0.01).apply_gradients([tg.tensor([2.0])])
@@ -79,6 +95,21 @@ class Adagrad(Optimizer):
         g = grad + weight_decay * p
         s = s + g**2                       (s starts at initial_accumulator_value)
         p = p - lr / (1 + (t - 1) * lr_decay) * g / (sqrt(s) + eps)
+
+    Args:
+        variables: The Variables to train: a list (``model.trainable_variables``), each
+            floating-point and listed once.
+        lr: The learning rate: a number, or a schedule (a callable from the number of
+            updates applied so far to a learning rate).
+        lr_decay: The learning rate decays as ``lr / (1 + (t - 1) * lr_decay)``.
+        weight_decay: The L2 penalty added to the gradient.
+        initial_accumulator_value: The starting sum of squared gradients.
+        eps: Added to the denominator for stability.
+
+    Raises:
+        TypeError: ``variables`` is not a list of floating-point Variables (a Module, a single
+            Variable, a Tensor), or ``lr`` is not a number or a schedule.
+        ValueError: A Variable is listed twice, or a setting is out of its range.
 
     >>> import tapegrad as tg
     >>> w = tg.Variable([1.0])

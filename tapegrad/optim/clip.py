@@ -18,6 +18,16 @@ def clip_by_global_norm(grads: Sequence[Any], max_norm: float) -> tuple[list[Any
     stay ``None``; a complex gradient counts as its real and imaginary parts. Written with
     tapegrad ops, so it is differentiable.
 
+    Args:
+        grads: Gradients (Tensors, arrays or None).
+        max_norm: The largest joint norm allowed, positive.
+
+    Returns:
+        ``(clipped, norm)``.
+
+    Raises:
+        ValueError: ``max_norm`` is not positive.
+
     >>> import tapegrad as tg
     >>> grads = [tg.tensor([3.0]), None, tg.tensor([4.0])]
     >>> clipped, norm = tg.optim.clip_by_global_norm(grads, 1.0)

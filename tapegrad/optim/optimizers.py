@@ -40,6 +40,24 @@ class Optimizer:
     so far (0 for the first) to a learning rate (see ``tg.optim.StepDecay``).
     ``state_dict()``/``load_state_dict()`` (and ``save``/``load`` to ``.npz``) carry
     everything an update depends on, so a resumed run continues bit for bit.
+
+    Args:
+        variables: The Variables to train: a list (``model.trainable_variables``), each
+            floating-point and listed once.
+        lr: The learning rate: a number, or a schedule (a callable from the number of
+            updates applied so far to a learning rate).
+
+    Raises:
+        TypeError: ``variables`` is not a list of floating-point Variables (a Module, a single
+            Variable, a Tensor), or ``lr`` is not a number or a schedule.
+        ValueError: A Variable is listed twice, or a setting is out of its range.
+
+    >>> import tapegrad as tg
+    >>> w = tg.Variable([1.0, 2.0])
+    >>> opt = tg.optim.SGD([w], lr=0.5)  # a subclass
+    >>> opt.apply_gradients([tg.tensor([1.0, 1.0])])
+    >>> w.numpy(), opt.iterations
+    (array([0.5, 1.5]), 1)
     """
 
     # The settings shown in the repr and kept in the state dict, besides lr.
@@ -62,6 +80,13 @@ class Optimizer:
         """Update each Variable from its gradient (``None``: leave it, and its state, alone).
 
         Every gradient is checked before any Variable changes.
+
+        Args:
+            grads: One gradient (Tensor, array or None) per Variable, in the optimizer's order,
+                or TensorFlow's ``(gradient, variable)`` pairs.
+
+        Raises:
+            ValueError: The number of gradients, or a gradient's shape, does not match.
         """
         grads = list(grads)
         name = type(self).__name__
@@ -125,15 +150,26 @@ class Optimizer:
     def load_state_dict(self, state: dict[str, Any]) -> Optimizer:
         """Restore what :meth:`state_dict` returned (from this kind of optimizer, over
         Variables of the same shapes); everything is checked before anything changes.
-        Returns self."""
+        Returns self.
+
+        Args:
+            state: A dict from :meth:`state_dict` (or the arrays of a saved ``.npz``).
+
+        Returns:
+            The optimizer.
+
+        Raises:
+            ValueError: The state is from another kind of optimizer, or does not fit these
+                Variables.
+        """
         saved_state.load_state_dict(self, state)
         return self
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write ``state_dict()`` to an ``.npz`` file at ``path``."""
-        np.savez(path, **self.state_dict())
+        np.savez(path, **self.state_dict())  # type: ignore[arg-type]  # the stub: kwds vs allow_pickle
 
-    def load(self, path: str | os.PathLike) -> Optimizer:
+    def load(self, path: str | os.PathLike[str]) -> Optimizer:
         """Restore the state from an ``.npz`` file written by :meth:`save`; returns self."""
         with np.load(path, allow_pickle=False) as archive:
             return self.load_state_dict({k: archive[k] for k in archive.files})
@@ -159,6 +195,21 @@ class SGD(Optimizer):
         b = g (first step), else momentum * b + (1 - dampening) * g
         g = g + momentum * b (Nesterov), else b
         p = p - lr * g
+
+    Args:
+        variables: The Variables to train: a list (``model.trainable_variables``), each
+            floating-point and listed once.
+        lr: The learning rate: a number, or a schedule (a callable from the number of
+            updates applied so far to a learning rate).
+        momentum: The momentum factor (0: none).
+        nesterov: Whether to use Nesterov momentum (needs ``momentum > 0``, ``dampening == 0``).
+        weight_decay: The L2 penalty added to the gradient.
+        dampening: How much of the new gradient the momentum buffer takes in less.
+
+    Raises:
+        TypeError: ``variables`` is not a list of floating-point Variables (a Module, a single
+            Variable, a Tensor), or ``lr`` is not a number or a schedule.
+        ValueError: A Variable is listed twice, or a setting is out of its range.
 
     >>> import tapegrad as tg
     >>> w = tg.Variable([1.0, 2.0])
@@ -209,6 +260,21 @@ class Adam(Optimizer):
         m = beta1 * m + (1 - beta1) * g;  v = beta2 * v + (1 - beta2) * g**2
         v_max = max(v_max, v) (amsgrad: v_max takes v's place below)
         p = p - lr / (1 - beta1**t) * m / (sqrt(v) / sqrt(1 - beta2**t) + eps)
+
+    Args:
+        variables: The Variables to train: a list (``model.trainable_variables``), each
+            floating-point and listed once.
+        lr: The learning rate: a number, or a schedule (a callable from the number of
+            updates applied so far to a learning rate).
+        betas: The decay rates of the first and second moment estimates, in ``[0, 1)``.
+        eps: Added to the denominator for stability.
+        weight_decay: The L2 penalty added to the gradient.
+        amsgrad: Whether to divide by the running maximum of the second moment (AMSGrad).
+
+    Raises:
+        TypeError: ``variables`` is not a list of floating-point Variables (a Module, a single
+            Variable, a Tensor), or ``lr`` is not a number or a schedule.
+        ValueError: A Variable is listed twice, or a setting is out of its range.
 
     >>> import tapegrad as tg
     >>> w = tg.Variable([1.0])
@@ -265,6 +331,21 @@ class Adam(Optimizer):
 class AdamW(Adam):
     """Adam with decoupled weight decay (PyTorch's ``torch.optim.AdamW``): the parameter
     shrinks by ``lr * weight_decay`` before the Adam step instead of adding to the gradient.
+
+    Args:
+        variables: The Variables to train: a list (``model.trainable_variables``), each
+            floating-point and listed once.
+        lr: The learning rate: a number, or a schedule (a callable from the number of
+            updates applied so far to a learning rate).
+        betas: The decay rates of the first and second moment estimates, in ``[0, 1)``.
+        eps: Added to the denominator for stability.
+        weight_decay: The decoupled decay rate.
+        amsgrad: Whether to divide by the running maximum of the second moment (AMSGrad).
+
+    Raises:
+        TypeError: ``variables`` is not a list of floating-point Variables (a Module, a single
+            Variable, a Tensor), or ``lr`` is not a number or a schedule.
+        ValueError: A Variable is listed twice, or a setting is out of its range.
 
     >>> import tapegrad as tg
     >>> w = tg.Variable([1.0])

@@ -14,6 +14,14 @@ from collections.abc import Callable
 class StepDecay:
     """``lr * gamma ** (step // step_size)``: PyTorch's ``StepLR``, counted in updates.
 
+    Args:
+        lr: The initial learning rate.
+        step_size: Updates between decays, at least 1.
+        gamma: The factor applied at each decay.
+
+    Raises:
+        ValueError: ``step_size`` is below 1.
+
     >>> import tapegrad as tg
     >>> schedule = tg.optim.StepDecay(0.1, step_size=10, gamma=0.5)
     >>> [schedule(0), schedule(9), schedule(10), schedule(25)]
@@ -40,6 +48,14 @@ class CosineDecay:
 
         min_lr + (lr - min_lr) * (1 + cos(pi * min(step, decay_steps) / decay_steps)) / 2
 
+    Args:
+        lr: The initial learning rate.
+        decay_steps: Updates over which the rate falls, at least 1.
+        min_lr: The final learning rate.
+
+    Raises:
+        ValueError: ``decay_steps`` is below 1.
+
     >>> import tapegrad as tg
     >>> schedule = tg.optim.CosineDecay(1.0, decay_steps=4)
     >>> [round(schedule(s), 4) for s in range(6)]
@@ -63,6 +79,13 @@ class CosineDecay:
 
 class ExponentialDecay:
     """``lr * gamma ** step``: PyTorch's ``ExponentialLR``, counted in updates.
+
+    Args:
+        lr: The initial learning rate.
+        gamma: The factor applied at each update, positive.
+
+    Raises:
+        ValueError: ``gamma`` is not positive.
 
     >>> import tapegrad as tg
     >>> schedule = tg.optim.ExponentialDecay(1.0, gamma=0.5)
@@ -89,6 +112,16 @@ class LinearWarmup:
     when a schedule is given (as PyTorch's ``SequentialLR`` chains them), else ``lr``::
 
         lr * (start_factor + (1 - start_factor) * step / warmup_steps)   while step < warmup_steps
+
+    Args:
+        lr: The learning rate reached at the end of the warmup.
+        warmup_steps: Updates the ramp lasts, at least 1.
+        start_factor: The first update's rate as a fraction of ``lr``, in ``[0, 1]``.
+        after: The schedule that follows the warmup, called with the updates since its end;
+            ``lr`` from then on when None.
+
+    Raises:
+        ValueError: ``warmup_steps`` is below 1 or ``start_factor`` is outside ``[0, 1]``.
 
     >>> import tapegrad as tg
     >>> decay = tg.optim.ExponentialDecay(1.0, gamma=0.5)
@@ -134,6 +167,18 @@ class OneCycle:
     with ``anneal_strategy="linear"``). ``three_phase`` comes back down to the initial
     rate symmetrically before the final annealing. A step past ``total_steps`` raises,
     as PyTorch does. (PyTorch also cycles the momentum; here the schedule sets lr only.)
+
+    Args:
+        max_lr: The peak learning rate.
+        total_steps: The number of updates in the cycle, at least 1.
+        pct_start: The fraction of the cycle spent rising, in ``[0, 1]``.
+        anneal_strategy: ``"cos"`` or ``"linear"``.
+        div_factor: The initial rate is ``max_lr / div_factor``.
+        final_div_factor: The final rate is the initial one divided by this.
+        three_phase: Whether to come back down to the initial rate before the final phase.
+
+    Raises:
+        ValueError: A setting is out of range; and, when called, a step past ``total_steps``.
 
     >>> import tapegrad as tg
     >>> schedule = tg.optim.OneCycle(1.0, total_steps=10, pct_start=0.3)
@@ -213,6 +258,20 @@ class ReduceLROnPlateau:
     ``max(lr * factor, min_lr)`` (unless that changes it by less than ``eps``), and
     ``cooldown`` epochs pass before bad epochs count again.
 
+    Args:
+        lr: The initial learning rate.
+        mode: ``"min"`` (the metric should fall, as a loss) or ``"max"``.
+        factor: The rate is multiplied by this on a plateau, in ``[0, 1)``.
+        patience: Epochs without improvement tolerated before the rate falls.
+        threshold: How much better than the best a metric must be to count.
+        threshold_mode: ``"rel"`` (relative to the best) or ``"abs"``.
+        cooldown: Epochs after a reduction before bad epochs count again.
+        min_lr: The rate never falls below this.
+        eps: Reductions smaller than this are skipped.
+
+    Raises:
+        ValueError: ``mode``, ``threshold_mode`` or ``factor`` is invalid.
+
     >>> import tapegrad as tg
     >>> plateau = tg.optim.ReduceLROnPlateau(1.0, patience=1, factor=0.5)
     >>> for loss in [3.0, 2.0, 2.0, 2.0, 2.0, 2.0]:
@@ -269,7 +328,11 @@ class ReduceLROnPlateau:
         return value > bound
 
     def step(self, metric: float) -> None:
-        """Record one epoch's metric (a loss in ``"min"`` mode) and lower the rate if due."""
+        """Record one epoch's metric (a loss in ``"min"`` mode) and lower the rate if due.
+
+        Args:
+            metric: The epoch's value of the watched metric.
+        """
         value = float(metric)
         self.last_epoch += 1
         if self._improves(value):
@@ -295,6 +358,7 @@ class ReduceLROnPlateau:
         }  # fmt: skip
 
     def load_state_dict(self, state: dict[str, float]) -> None:
+        """Resume from what :meth:`state_dict` returned."""
         self.lr = float(state["lr"])
         self.best = float(state["best"])
         self.num_bad_epochs = int(state["num_bad_epochs"])

@@ -92,7 +92,7 @@ def check_lr(name: str, lr: Any) -> None:
 def check_range(op: str, name: str, value: Any, low: float, high: float = math.inf) -> None:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{op}: {name} must be a number, got {type(value).__name__} {value!r}")
-    if not low <= value < high:
+    if not low <= float(value) < high:
         raise ValueError(f"{op}: {name} must be in [{low}, {high}), got {value}")
 
 
@@ -101,7 +101,9 @@ def is_pair(item: Any) -> bool:
     return isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], Variable)
 
 
-def from_pairs(name: str, pairs: list[tuple[Any, Variable]], variables: list[Variable]) -> list:
+def from_pairs(
+    name: str, pairs: list[tuple[Any, Variable]], variables: list[Variable]
+) -> list[Any]:
     """``zip(grads, variables)`` pairs as one gradient per optimizer Variable (None: not given)."""
     position = {id(v): k for k, v in enumerate(variables)}
     grads: list[Any] = [None] * len(variables)
@@ -151,7 +153,9 @@ def load_state_dict(optimizer: Optimizer, state: dict[str, Any]) -> None:
         )
     problems: list[str] = []
     settings = optimizer.settings()
-    hyper, schedule, buffers = {}, {}, [{} for _ in optimizer.variables]
+    hyper: dict[str, Any] = {}
+    schedule: dict[str, Any] = {}
+    buffers: list[dict[str, Any]] = [{} for _ in optimizer.variables]
     for key, value in state.items():
         kind, _, rest = key.partition(".")
         if kind == "hyperparameters" and rest in settings:

@@ -234,10 +234,11 @@ def _captured(
     with _unrecorded(), GradientTape(watch_accessed_variables=True) as probe:
         probe._watched |= outer
         _ = func(t0, y, *values) if tfirst else func(y, t0, *values)
-    produced = {entry[OUTPUT]._id for entry in probe._entries}
+    entries = [entry for entry in probe._entries if entry is not None]
+    produced = {entry[OUTPUT]._id for entry in entries}
     variables = {v._id for v in probe.watched_variables()}
     found: dict[int, Tensor] = {}
-    for entry in probe._entries:
+    for entry in entries:
         for x in entry[INPUTS]:
             if (
                 isinstance(x, Tensor)

@@ -73,6 +73,21 @@ def gradcheck(
     (``<u, v>`` is ``sum(real(conj(u) * v))``). Raises AssertionError naming the worst
     element; returns True.
 
+    Args:
+        f: The function: Tensors in, a Tensor or a nest of Tensors out.
+        inputs: One value per positional argument of ``f`` (Tensors, arrays, nested lists).
+        eps: The finite-difference step.
+        atol: The absolute tolerance.
+        rtol: The tolerance relative to the finite difference.
+        seed: Seeds the random cotangent.
+
+    Returns:
+        True.
+
+    Raises:
+        AssertionError: An element's gradient differs from its finite difference by more
+            than ``atol + rtol * |finite difference|``; the message names it.
+
     >>> import tapegrad as tg
     >>> from tapegrad.testing import gradcheck
     >>> gradcheck(lambda x: tg.sin(x) * x, [[0.1, 0.5, 2.0]])
@@ -145,6 +160,21 @@ def gradgradcheck(
     seed: int = 0,
 ) -> bool:
     """Check second derivatives: :func:`gradcheck` of ``x -> d<u, f(x)>/dx`` (nested tapes).
+
+    Args:
+        f: The function: Tensors in, a Tensor or a nest of Tensors out.
+        inputs: One value per positional argument of ``f`` (Tensors, arrays, nested lists).
+        eps: The finite-difference step.
+        atol: The absolute tolerance.
+        rtol: The tolerance relative to the finite difference.
+        seed: Seeds the random cotangent.
+
+    Returns:
+        True.
+
+    Raises:
+        AssertionError: A second derivative differs from its finite difference; the message
+            names the element.
 
     >>> import tapegrad as tg
     >>> from tapegrad.testing import gradgradcheck
