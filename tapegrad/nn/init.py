@@ -175,7 +175,9 @@ def layer_parameters(
         shape: the weight's shape (Linear's ``(in, out)``, Conv2d's ``(out, in, kh, kw)``).
         fan_in: the number of inputs each output sums over.
         outputs: the bias's length, or None for a layer without a bias.
-        dtype, device, generator: as for ``uniform``.
+        dtype: the dtype of both.
+        device: where both live (None: the default device).
+        generator: the random stream (None: the default ``tg.random`` stream).
 
     Returns:
         ``(weight, bias)`` as Variables; ``bias`` is None when ``outputs`` is None.
