@@ -132,16 +132,21 @@ def make_array(data: Any, dtype: Any, device: str | None) -> Any:
     to = placement(device)
     if to.xp is np:
         array = np.array(backend.to_host(data) if foreign else data, dtype=dtype, copy=True)
-        if array.dtype.kind in "OUSV":  # object, str, bytes, structured: not numbers
-            raise TypeError(
-                f"tensor: cannot make a Tensor of {type(data).__name__} data {_short(data)} "
-                f"(NumPy makes it {a(array.dtype)} array); Tensors hold booleans, integers, "
-                "floats or complex numbers"
-            )
+        check_numeric("tensor", data, array)
         return array
     if foreign and (backend.namespace(data) is not to.xp or backend.device_of(data) != to.name):
         data = backend.to_host(data)
     return to.xp.asarray(data, dtype=backend.dtype_in(to.xp, dtype), copy=True, device=to.device)
+
+
+def check_numeric(op: str, data: Any, array: Any) -> None:
+    """TypeError naming ``op`` when NumPy made ``data`` into an array of something not numbers."""
+    if isinstance(array, np.ndarray) and array.dtype.kind in "OUSV":  # object, str, bytes, ...
+        raise TypeError(
+            f"{op}: cannot make a Tensor of {type(data).__name__} data {_short(data)} "
+            f"(NumPy makes it {a(array.dtype)} array); Tensors hold booleans, integers, "
+            "floats or complex numbers"
+        )
 
 
 def _short(data: Any) -> str:

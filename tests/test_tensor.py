@@ -216,3 +216,5 @@ def test_non_numeric_data_is_refused(data):
         tg.tensor(data)
     with pytest.raises(TypeError, match="cannot make a Tensor"):
         tg.Variable(data)
+    with pytest.raises(TypeError, match="asarray: cannot make a Tensor"):
+        tg.stop_gradient(data)

@@ -9,6 +9,7 @@ tape. The one primitive here is ``erf`` (for the exact GELU), declared with its 
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
@@ -80,6 +81,14 @@ def gelu(x: ArrayLike, approximate: str = "none") -> Tensor:
     raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
 
 
+def _check_setting(op: str, name: str, value: Any) -> None:
+    """A layer's number setting (a Tensor is allowed: it may be trained)."""
+    if isinstance(value, Tensor):
+        return
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{op}: {name} must be a number, got {type(value).__name__} {value!r}")
+
+
 def leaky_relu(x: ArrayLike, negative_slope: float = 0.01) -> Tensor:
     """``x`` where ``x > 0``, else ``negative_slope * x`` (slope ``negative_slope`` at 0).
 
@@ -94,6 +103,7 @@ def leaky_relu(x: ArrayLike, negative_slope: float = 0.01) -> Tensor:
     >>> tg.nn.leaky_relu(tg.tensor([-2.0, 3.0]), 0.1).numpy()
     array([-0.2,  3. ])
     """
+    _check_setting("leaky_relu", "negative_slope", negative_slope)
     x = _as_tensor(x)
     return ops.where(x > 0, x, x * negative_slope)
 
@@ -112,6 +122,7 @@ def elu(x: ArrayLike, alpha: float = 1.0) -> Tensor:
     >>> round(tg.nn.elu(tg.tensor(-1.0)).item(), 6)
     -0.632121
     """
+    _check_setting("elu", "alpha", alpha)
     x = _as_tensor(x)
     # expm1 of the clipped value: the branch where() discards must not overflow (its
     # gradient would be 0 * inf = nan); clip passes the gradient at 0, so ELU'(0) = alpha.
@@ -134,6 +145,13 @@ def silu(x: ArrayLike) -> Tensor:
     return x * ops.sigmoid(x)
 
 
+def _check_softplus(op: str, beta: Any, threshold: Any) -> None:
+    _check_setting(op, "beta", beta)
+    _check_setting(op, "threshold", threshold)
+    if not isinstance(beta, Tensor) and beta == 0:
+        raise ValueError(f"{op}: beta must be nonzero (the result divides by it)")
+
+
 def softplus(x: ArrayLike, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + exp(beta x)) / beta``, and ``x`` itself where ``beta x > threshold``.
 
@@ -149,6 +167,7 @@ def softplus(x: ArrayLike, beta: float = 1.0, threshold: float = 20.0) -> Tensor
     >>> round(tg.nn.softplus(tg.tensor(0.0)).item(), 6), tg.nn.softplus(tg.tensor(30.0)).item()
     (0.693147, 30.0)
     """
+    _check_softplus("softplus", beta, threshold)
     x = _as_tensor(x)
     scaled = x * beta
     return ops.where(scaled > threshold, x, ops.softplus(scaled) / beta)
@@ -232,6 +251,7 @@ class LeakyReLU(Module):
     """
 
     def __init__(self, negative_slope: float = 0.01) -> None:
+        _check_setting("LeakyReLU", "negative_slope", negative_slope)
         self.negative_slope = negative_slope
 
     def forward(self, x: ArrayLike) -> Tensor:
@@ -254,6 +274,7 @@ class ELU(Module):
     """
 
     def __init__(self, alpha: float = 1.0) -> None:
+        _check_setting("ELU", "alpha", alpha)
         self.alpha = alpha
 
     def forward(self, x: ArrayLike) -> Tensor:
@@ -290,6 +311,7 @@ class Softplus(Module):
     """
 
     def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        _check_softplus("Softplus", beta, threshold)
         self.beta = beta
         self.threshold = threshold
 

@@ -52,6 +52,8 @@ def uniform(
     >>> w.dtype, bool((abs(w) <= 0.5).numpy().all())
     (dtype('float32'), True)
     """
+    if not bound >= 0:
+        raise ValueError(f"uniform: bound must be >= 0, got {bound} for shape {shape}")
     return _source(generator).uniform(shape, -bound, bound, dtype=dtype, device=device)
 
 

@@ -153,6 +153,7 @@ def asarray(data: Any, dtype: Any = None, like: Any = None) -> Tensor:
     data = raw(data)
     to = backend.placement_of(raw(like) if like is not None else data)
     out = backend.move(data, to)
+    devices.check_numeric("asarray", data, out)
     if dtype is not None:
         dtype = backend.dtype_in(to.xp, dtype)
         if out.dtype != dtype:

@@ -28,7 +28,7 @@ from tapegrad.ops.primitive import raw
 from tapegrad.optim import state as saved_state
 from tapegrad.optim.state import check_range as _check_range
 from tapegrad.tensor import Variable
-from tapegrad.wording import count
+from tapegrad.wording import a, count
 
 LearningRate = float | Callable[[int], float]
 
@@ -103,7 +103,13 @@ class Optimizer:
                 continue
             g = raw(g)
             if not hasattr(g, "shape"):  # a list or a Python number
-                g = np.asarray(g, dtype=v.dtype)
+                try:
+                    g = np.asarray(g, dtype=v.dtype)
+                except (TypeError, ValueError):
+                    raise TypeError(
+                        f"{name}.apply_gradients: gradient {k} is {a(type(g).__name__)} "
+                        f"{g!r:.40}, not a number or an array"
+                    ) from None
             if tuple(g.shape) != v.shape:
                 raise ValueError(
                     f"{name}.apply_gradients: gradient {k} has shape {tuple(g.shape)}, "

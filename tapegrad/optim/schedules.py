@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from tapegrad.optim.state import check_lr, check_range
+
 
 class StepDecay:
     """``lr * gamma ** (step // step_size)``: PyTorch's ``StepLR``, counted in updates.
@@ -20,7 +22,8 @@ class StepDecay:
         gamma: The factor applied at each decay.
 
     Raises:
-        ValueError: ``step_size`` is below 1.
+        ValueError: ``step_size`` is below 1, or ``lr`` or ``gamma`` is negative.
+        TypeError: ``lr`` or ``gamma`` is not a number.
 
     >>> import tapegrad as tg
     >>> schedule = tg.optim.StepDecay(0.1, step_size=10, gamma=0.5)
@@ -31,6 +34,8 @@ class StepDecay:
     def __init__(self, lr: float, step_size: int, gamma: float = 0.1) -> None:
         if step_size < 1:
             raise ValueError(f"StepDecay: step_size must be >= 1, got {step_size}")
+        check_lr("StepDecay", lr, schedule=False)
+        check_range("StepDecay", "gamma", gamma, 0.0)
         self.lr = lr
         self.step_size = step_size
         self.gamma = gamma
@@ -54,7 +59,8 @@ class CosineDecay:
         min_lr: The final learning rate.
 
     Raises:
-        ValueError: ``decay_steps`` is below 1.
+        ValueError: ``decay_steps`` is below 1, or ``lr`` or ``min_lr`` is negative.
+        TypeError: ``lr`` or ``min_lr`` is not a number.
 
     >>> import tapegrad as tg
     >>> schedule = tg.optim.CosineDecay(1.0, decay_steps=4)
@@ -65,6 +71,8 @@ class CosineDecay:
     def __init__(self, lr: float, decay_steps: int, min_lr: float = 0.0) -> None:
         if decay_steps < 1:
             raise ValueError(f"CosineDecay: decay_steps must be >= 1, got {decay_steps}")
+        check_lr("CosineDecay", lr, schedule=False)
+        check_range("CosineDecay", "min_lr", min_lr, 0.0)
         self.lr = lr
         self.decay_steps = decay_steps
         self.min_lr = min_lr
@@ -85,7 +93,8 @@ class ExponentialDecay:
         gamma: The factor applied at each update, positive.
 
     Raises:
-        ValueError: ``gamma`` is not positive.
+        ValueError: ``gamma`` is not positive, or ``lr`` is negative.
+        TypeError: ``lr`` is not a number.
 
     >>> import tapegrad as tg
     >>> schedule = tg.optim.ExponentialDecay(1.0, gamma=0.5)
@@ -96,6 +105,7 @@ class ExponentialDecay:
     def __init__(self, lr: float, gamma: float) -> None:
         if not gamma > 0:
             raise ValueError(f"ExponentialDecay: gamma must be > 0, got {gamma}")
+        check_lr("ExponentialDecay", lr, schedule=False)
         self.lr = lr
         self.gamma = gamma
 
@@ -121,7 +131,9 @@ class LinearWarmup:
             ``lr`` from then on when None.
 
     Raises:
-        ValueError: ``warmup_steps`` is below 1 or ``start_factor`` is outside ``[0, 1]``.
+        ValueError: ``warmup_steps`` is below 1, ``start_factor`` is outside ``[0, 1]``,
+            or ``lr`` is negative.
+        TypeError: ``lr`` is not a number, or ``after`` is not callable.
 
     >>> import tapegrad as tg
     >>> decay = tg.optim.ExponentialDecay(1.0, gamma=0.5)
@@ -141,6 +153,12 @@ class LinearWarmup:
             raise ValueError(f"LinearWarmup: warmup_steps must be >= 1, got {warmup_steps}")
         if not 0.0 <= start_factor <= 1.0:
             raise ValueError(f"LinearWarmup: start_factor must be in [0, 1], got {start_factor}")
+        check_lr("LinearWarmup", lr, schedule=False)
+        if after is not None and not callable(after):
+            raise TypeError(
+                f"LinearWarmup: after must be a schedule (a callable of the step) or None, "
+                f"got {type(after).__name__} {after!r}"
+            )
         self.lr = lr
         self.warmup_steps = warmup_steps
         self.start_factor = start_factor
@@ -179,6 +197,7 @@ class OneCycle:
 
     Raises:
         ValueError: A setting is out of range; and, when called, a step past ``total_steps``.
+        TypeError: ``max_lr`` or a factor is not a number.
 
     >>> import tapegrad as tg
     >>> schedule = tg.optim.OneCycle(1.0, total_steps=10, pct_start=0.3)
@@ -200,6 +219,11 @@ class OneCycle:
             raise ValueError(f"OneCycle: total_steps must be >= 1, got {total_steps}")
         if not 0.0 <= pct_start <= 1.0:
             raise ValueError(f"OneCycle: pct_start must be in [0, 1], got {pct_start}")
+        check_lr("OneCycle", max_lr, schedule=False, what="max_lr")
+        check_range("OneCycle", "div_factor", div_factor, 0.0)
+        check_range("OneCycle", "final_div_factor", final_div_factor, 0.0)
+        if div_factor == 0 or final_div_factor == 0:
+            raise ValueError("OneCycle: div_factor and final_div_factor must be > 0")
         if anneal_strategy not in ("cos", "linear"):
             raise ValueError(
                 f"OneCycle: anneal_strategy must be 'cos' or 'linear', got {anneal_strategy!r}"
@@ -270,7 +294,9 @@ class ReduceLROnPlateau:
         eps: Reductions smaller than this are skipped.
 
     Raises:
-        ValueError: ``mode``, ``threshold_mode`` or ``factor`` is invalid.
+        ValueError: ``mode``, ``threshold_mode`` or ``factor`` is invalid, or ``lr`` or
+            ``min_lr`` is negative.
+        TypeError: ``lr`` or ``min_lr`` is not a number.
 
     >>> import tapegrad as tg
     >>> plateau = tg.optim.ReduceLROnPlateau(1.0, patience=1, factor=0.5)
@@ -300,6 +326,8 @@ class ReduceLROnPlateau:
             )
         if not 0.0 <= factor < 1.0:
             raise ValueError(f"ReduceLROnPlateau: factor must be in [0, 1), got {factor}")
+        check_lr("ReduceLROnPlateau", lr, schedule=False)
+        check_range("ReduceLROnPlateau", "min_lr", min_lr, 0.0)
         self.mode, self.factor, self.patience = mode, factor, patience
         self.threshold, self.threshold_mode = threshold, threshold_mode
         self.cooldown, self.min_lr, self.eps = cooldown, min_lr, eps
@@ -332,8 +360,17 @@ class ReduceLROnPlateau:
 
         Args:
             metric: The epoch's value of the watched metric.
+
+        Raises:
+            TypeError: ``metric`` is not a number.
         """
-        value = float(metric)
+        try:
+            value = float(metric)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"ReduceLROnPlateau.step: metric must be a number (a loss, an accuracy), "
+                f"got {type(metric).__name__} {metric!r}"
+            ) from None
         self.last_epoch += 1
         if self._improves(value):
             self.best = value

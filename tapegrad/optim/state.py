@@ -49,6 +49,8 @@ def check_variables(name: str, variables: Any) -> list[Variable]:
     if not isinstance(variables, Iterable):
         raise TypeError(f"{name}: got {a(type(variables).__name__)}; {fix}")
     variables = list(variables)
+    if not variables:
+        raise ValueError(f"{name}: got an empty list of variables; {fix}")
     seen: set[int] = set()
     for i, v in enumerate(variables):
         if isinstance(v, Module):
@@ -77,16 +79,17 @@ def _label(v: Variable, i: int) -> str:
     return f"{v.name!r}" if v.name else str(i)
 
 
-def check_lr(name: str, lr: Any) -> None:
-    """A number >= 0 or a schedule (a callable of the step)."""
-    if callable(lr):
+def check_lr(name: str, lr: Any, schedule: bool = True, what: str = "lr") -> None:
+    """A number >= 0, or (when ``schedule``) a schedule: a callable of the step."""
+    if schedule and callable(lr):
         return
     if isinstance(lr, str):
+        kind = "a number or a schedule" if schedule else "a number"
         raise TypeError(
-            f"{name}: lr must be a number or a schedule, got the string {lr!r} "
-            f"(write lr={lr.strip()} without quotes)"
+            f"{name}: {what} must be {kind}, got the string {lr!r} "
+            f"(write {what}={lr.strip()} without quotes)"
         )
-    check_range(name, "lr", lr, 0.0)
+    check_range(name, what, lr, 0.0)
 
 
 def check_range(op: str, name: str, value: Any, low: float, high: float = math.inf) -> None:

@@ -136,3 +136,24 @@ def test_erf_without_scipy_uses_the_c_library(monkeypatch):
     x = np.linspace(-3, 3, 13)
     np.testing.assert_array_equal(_erf(x).numpy(), erf(x))
     assert _erf(x.astype(np.float32)).dtype == np.float32 and _erf(0.5).shape == ()
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "message"),
+    [
+        (lambda: nn.LeakyReLU("a"), TypeError, "LeakyReLU: negative_slope must be a number"),
+        (lambda: nn.ELU(None), TypeError, "ELU: alpha must be a number"),
+        (lambda: nn.Softplus(beta=0), ValueError, "Softplus: beta must be nonzero"),
+        (lambda: nn.softplus(tg.tensor(1.0), beta=0), ValueError, "softplus: beta must be"),
+        (lambda: nn.leaky_relu(tg.tensor(1.0), "x"), TypeError, "leaky_relu: negative_slope"),
+        (lambda: nn.init.uniform((2,), -1.0), ValueError, "uniform: bound must be >= 0"),
+    ],
+)
+def test_bad_settings_are_refused_by_name(make, error, message):
+    with pytest.raises(error, match=message):
+        make()
+
+
+def test_a_tensor_slope_is_a_setting_too():
+    slope = tg.tensor(0.2)
+    assert nn.leaky_relu(tg.tensor([-1.0, 2.0]), slope).numpy().tolist() == [-0.2, 2.0]

@@ -98,3 +98,28 @@ def test_an_optimizer_reads_reduce_lr_on_plateau_at_every_update():
     plateau.step(1.0)  # no improvement: the rate drops to 0.1
     optimizer.apply_gradients([[-1.0]])
     np.testing.assert_allclose(w.numpy(), [1.1])
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "message"),
+    [
+        (lambda: optim.StepDecay(-0.1, 2), ValueError, "StepDecay: lr must be in"),
+        (lambda: optim.StepDecay(0.1, 2, gamma=-1.0), ValueError, "StepDecay: gamma must be in"),
+        (lambda: optim.CosineDecay("0.1", 3), TypeError, "CosineDecay: lr must be a number, got"),
+        (lambda: optim.CosineDecay(0.1, 3, min_lr=-1), ValueError, "CosineDecay: min_lr"),
+        (lambda: optim.ExponentialDecay(-1.0, 0.5), ValueError, "ExponentialDecay: lr"),
+        (lambda: optim.LinearWarmup(0.1, 2, after=3), TypeError, "LinearWarmup: after must be"),
+        (lambda: optim.OneCycle(-1.0, 10), ValueError, "OneCycle: max_lr must be in"),
+        (lambda: optim.OneCycle(1.0, 10, div_factor=0), ValueError, "OneCycle: div_factor"),
+        (lambda: optim.ReduceLROnPlateau(-0.1), ValueError, "ReduceLROnPlateau: lr must be"),
+        (
+            lambda: optim.ReduceLROnPlateau(0.1).step("a"),
+            TypeError,
+            "ReduceLROnPlateau.step: metric must be a number",
+        ),
+    ],
+)
+def test_bad_settings_are_refused_by_name(make, error, message):
+    # A negative rate from a schedule would silently step uphill.
+    with pytest.raises(error, match=message):
+        make()

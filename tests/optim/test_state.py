@@ -174,6 +174,12 @@ def test_gradient_variable_pairs_as_in_tensorflow():
             "SGD: momentum must be a number, got str '0.9'",
         ),
         (lambda m: optim.Adam(3), TypeError, "got an int; pass a list of Variables"),
+        (lambda m: optim.SGD([], lr=0.1), ValueError, "SGD: got an empty list of variables"),
+        (
+            lambda m: optim.SGD(m.trainable_variables, lr=0.1).apply_gradients(["a", None]),
+            TypeError,
+            "SGD.apply_gradients: gradient 0 is a str 'a', not a number or an array",
+        ),
         (
             lambda m: optim.SGD([tg.Variable([1, 2], name="steps")], lr=0.1),
             TypeError,
