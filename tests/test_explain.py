@@ -68,6 +68,7 @@ def test_trainable_variable_never_read():
     )
 
 
+@pytest.mark.filterwarnings("ignore:gradient. every gradient is None")  # tested in test_explain
 def test_integer_dtype():
     # n is an input of a recorded op, but an integer Tensor has no gradient.
     x = tg.tensor(1.0)

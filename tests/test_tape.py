@@ -17,6 +17,7 @@ def test_watch_and_gradient():
     assert tape.gradient(y, x).item() == 6.0
 
 
+@pytest.mark.filterwarnings("ignore:gradient. every gradient is None")  # tested in test_explain
 def test_unwatched_tensor_gets_none():
     x = tg.tensor(3.0)
     with tg.GradientTape() as tape:
@@ -36,6 +37,7 @@ def test_trainable_variables_are_watched_when_read():
     assert dw.item() == 5.0 and dfrozen is None and dunread is None
 
 
+@pytest.mark.filterwarnings("ignore:gradient. every gradient is None")  # tested in test_explain
 def test_watch_accessed_variables_false():
     w = tg.Variable(2.0)
     with tg.GradientTape(watch_accessed_variables=False) as tape:

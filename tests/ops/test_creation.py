@@ -110,6 +110,7 @@ CREATORS = {
 }
 
 
+@pytest.mark.filterwarnings("ignore:gradient. every gradient is None")  # tested in test_explain
 @pytest.mark.parametrize("name", sorted(CREATORS))
 def test_records_nothing_and_carries_no_gradient(name, backend):
     x = backend.tensor(np.array([1.0, 2.0]))
