@@ -81,7 +81,9 @@ class Recording:
         self.real_only = [
             s
             for s in self.steps
-            if s.primitive.complex_rules is not True and backend.is_complex(trace.env[s.out].dtype)
+            if s.primitive.differentiable
+            and s.primitive.complex_rules is not True
+            and backend.is_complex(trace.env[s.out].dtype)
         ]
         self.reverse_plans: dict[tuple, Any] = {}
 

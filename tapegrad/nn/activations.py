@@ -45,8 +45,8 @@ def _erf_forward(xp: Any, x: Any) -> Any:
 # d erf(x)/dx = 2/sqrt(pi) exp(-x**2). Private to tg.nn: tapegrad.scipy.special.erf is the
 # public one, but it needs SciPy, and the exact GELU must work with NumPy alone.
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
-_erf = Primitive("erf", _erf_forward).defvjp(
-    lambda g, ans, x: g * (_TWO_OVER_SQRT_PI * ops.exp(-ops.square(x)))
+_erf = Primitive("erf", _erf_forward, complex_rules=True).defvjp(
+    lambda g, ans, x: g * ops.conj(_TWO_OVER_SQRT_PI * ops.exp(-ops.square(x)))
 )
 
 

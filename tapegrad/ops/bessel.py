@@ -21,6 +21,8 @@ ArrayLike = Any
 
 def _i1_numpy(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x)
+    if x.dtype.kind == "c":  # as np.i0 (casting would drop the imaginary part silently)
+        raise TypeError("i1 not supported for complex values")
     dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
     a = np.abs(x.astype(np.float64))
     out = np.zeros_like(a)
@@ -44,7 +46,8 @@ def _i1_numpy(x: np.ndarray) -> np.ndarray:
     return (np.sign(x) * out).astype(dtype)
 
 
-_i0 = Primitive("i0", lambda xp, x: backend.via_numpy(np.i0, xp, x)).defvjp(
+# Real-only, as NumPy's i0 (it refuses complex input).
+_i0 = Primitive("i0", lambda xp, x: backend.via_numpy(np.i0, xp, x), complex_rules=False).defvjp(
     lambda g, ans, x: g * i1(x)
 )
 
@@ -57,9 +60,9 @@ def _i1_derivative(x: Any) -> Any:
     return ops.where(small, series, i0(x) - i1(safe) / safe)
 
 
-_i1 = Primitive("i1", lambda xp, x: backend.via_numpy(_i1_numpy, xp, x)).defvjp(
-    lambda g, ans, x: g * _i1_derivative(x)
-)
+_i1 = Primitive(
+    "i1", lambda xp, x: backend.via_numpy(_i1_numpy, xp, x), complex_rules=False
+).defvjp(lambda g, ans, x: g * _i1_derivative(x))
 
 
 def i0(x: ArrayLike) -> Tensor:
