@@ -42,11 +42,11 @@ def _cumprod_vjp(g: Any, ans: Any, x: Any, axis: int) -> Any:
     cotangent = xp.moveaxis(raw(g), axis, 0)
     products = xp.moveaxis(raw(ans), axis, 0)
     n = values.shape[0]
-    suffix = [cotangent[n - 1]]
+    suffix = [cotangent[n - 1, ...]]
     for i in range(n - 2, -1, -1):
-        suffix.append(cotangent[i] + xp.conj(values[i + 1]) * suffix[-1])
+        suffix.append(cotangent[i, ...] + xp.conj(values[i + 1, ...]) * suffix[-1])
     suffix = xp.stack(suffix[::-1], axis=0)
-    prefix = xp.concat([xp.ones_like(products[:1]), products[:-1]], axis=0)
+    prefix = xp.concat([xp.ones_like(products[:1, ...]), products[:-1, ...]], axis=0)
     grad = xp.moveaxis(xp.conj(prefix) * suffix, 0, axis)
     return grad if type(g) is np.ndarray else Tensor(grad)
 

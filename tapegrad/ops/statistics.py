@@ -60,7 +60,7 @@ def nanvar(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = Fals
     center = nanmean(x, axis, keepdims=True)
     deviation = ops.where(ops.isnan(x), 0.0, x - center)
     squares = ops.sum(squared_magnitude(deviation), axis=axis, keepdims=keepdims)
-    return squares / (_valid_count(x, axis, keepdims) - ddof)
+    return squares / (ops.real(_valid_count(x, axis, keepdims)) - ddof)  # real, as NumPy's
 
 
 def nanstd(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) -> Tensor:

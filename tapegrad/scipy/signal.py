@@ -94,7 +94,8 @@ def convolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = "
 
 
 def correlate(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = "auto") -> Tensor:
-    """The n-d cross-correlation: ``convolve(in1, in2 flipped along every axis, mode)``.
+    """The n-d cross-correlation: ``convolve(in1, conj(in2) flipped along every axis, mode)``
+    (the conjugate, as SciPy's, for complex ``in2``).
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.signal import correlate
@@ -102,7 +103,8 @@ def correlate(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = 
     array([3.5])
     """
     _check("correlate", in1, in2, mode, method)
-    return convolve(in1, ops.flip(in2) if shape_of(in2) else in2, mode, method)
+    kernel = ops.conj(in2)
+    return convolve(in1, ops.flip(kernel) if shape_of(in2) else kernel, mode, method)
 
 
 def fftconvolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full", axes: Any = None) -> Tensor:

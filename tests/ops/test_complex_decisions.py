@@ -99,3 +99,110 @@ def test_a_complex_value_through_a_real_only_primitive_raises_naming_op_and_dtyp
     assert message.startswith(f"{primitive.name}:") or f"{primitive.name}:" in message, message
     assert "complex" in message, message
     assert len(tape) == 0
+
+
+# Where each primitive declared complex_rules=True is checked against finite differences
+# on complex values (a new one is added here with its test).
+_RULES = "tests/ops/test_complex_rules.py"
+_NUMPY = "tests/ops/test_complex_numpy_rules.py"
+_LINALG = "tests/linalg (DTYPES holds complex128)"
+COMPLEX_CHECKED = {
+    **dict.fromkeys(
+        [
+            "abs",
+            "add",
+            "angle",
+            "astype",
+            "broadcast_to",
+            "concatenate",
+            "conj",
+            "cos",
+            "cosh",
+            "cumsum",
+            "divide",
+            "einsum",
+            "exp",
+            "expm1",
+            "flip",
+            "getitem",
+            "imag",
+            "log",
+            "log1p",
+            "matmul",
+            "multiply",
+            "negative",
+            "power",
+            "prod",
+            "real",
+            "reshape",
+            "sigmoid",
+            "sin",
+            "sinh",
+            "sqrt",
+            "square",
+            "subtract",
+            "sum",
+            "tan",
+            "tanh",
+            "to_device",
+            "transpose",
+            "where",
+            "arctan",
+        ],
+        _RULES,
+    ),  # fmt: skip
+    **dict.fromkeys(
+        [
+            "arccos",
+            "arccosh",
+            "arcsin",
+            "arcsinh",
+            "arctanh",
+            "sinc",
+            "log2",
+            "log10",
+            "exp2",
+            "reciprocal",
+            "erf",
+            "cumprod",
+            "copy",
+            "im2col",
+            "col2im",
+            "index_add",
+            "checkpoint",
+        ],
+        _NUMPY,
+    ),  # fmt: skip
+    **dict.fromkeys(
+        [
+            "adjugate",
+            "cholesky",
+            "det",
+            "eig",
+            "eigh",
+            "eigvals",
+            "eigvalsh",
+            "inv",
+            "lstsq",
+            "pinv",
+            "qr",
+            "slogdet",
+            "solve",
+            "solve_triangular",
+            "svd",
+            "svdvals",
+            "vector_norm",
+        ],
+        _LINALG,
+    ),  # fmt: skip
+    **dict.fromkeys(["fft", "rfft", "irfft"], "tests/fft/test_fft_transforms.py"),
+    **dict.fromkeys(["expm", "sqrtm", "solve_sylvester"], "tests/scipy/test_scipy_linalg.py"),
+    "convolve": "tests/scipy/test_scipy_signal.py",
+    "identity": "tests/test_complex_engine.py (tg.grad of complex arguments)",
+}
+
+
+def test_every_primitive_with_complex_rules_has_a_complex_gradient_check():
+    declared = {p.name for p in PRIMITIVES if p.differentiable and p.complex_rules is True}
+    unchecked = sorted(declared - set(COMPLEX_CHECKED))
+    assert not unchecked, f"add a complex gradcheck for {unchecked} and list it here"
