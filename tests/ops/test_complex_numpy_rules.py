@@ -1,13 +1,12 @@
 """Complex values through the NumPy namespace's families (issue 12, item 3).
 
-The primitives those families added and declared ``complex_rules=True`` (inverse
-trigonometric and hyperbolic functions, sinc, log2 log10 exp2 reciprocal, erf, cumprod,
-copy, the convolution windows) are checked here as the older ones are in
-test_complex_rules.py: the value against NumPy's, gradients against finite differences
-along the real and the imaginary direction of every element (``gradcheck``), second
-derivatives, and a real input through complex values. The composite functions of the
-other families (statistics, joining, layout, diagonals, selection, sorting, products,
-polynomials, interpolation, cumulative) are checked on complex input the same way.
+The elementwise primitives those families added with ``complex_rules=True`` (inverse
+trigonometric and hyperbolic functions, sinc, log2 log10 exp2 reciprocal, erf) are in
+test_complex_rules.py's table; here, cumprod, copy, the convolution windows and
+checkpoint, and the composite functions of the other families (statistics, joining,
+layout, diagonals, selection, sorting, products, polynomials, interpolation, cumulative)
+on complex input: values against NumPy's, gradients against finite differences along the
+real and the imaginary direction of every element (``gradcheck``).
 """
 
 import numpy as np
@@ -22,54 +21,10 @@ from tapegrad.testing import strategies as tst
 
 C128 = np.complex128
 SMALL = {"max_dims": 2, "max_side": 3}
-ROTATION = 0.8 + 0.6j  # takes a real input into the complex plane (see test_complex_rules.py)
 
 
-# op, NumPy reference, domain: the complex domains of tapegrad.testing.strategies keep away
-# from the branch cuts (arcsin, arccos, arctanh: |re| > 1 on the real axis; arcsinh: |im| > 1
-# on the imaginary axis; arccosh: re < 1 on the real axis, hence the shift by 1).
-UNARY = [
-    (tg.arcsin, np.arcsin, "unit"),
-    (tg.arccos, np.arccos, "unit"),
-    (tg.arcsinh, np.arcsinh, "unit"),
-    (lambda z: tg.arccosh(z + 1.0), lambda z: np.arccosh(z + 1.0), "positive"),
-    (tg.arctanh, np.arctanh, "unit"),
-    (tg.sinc, np.sinc, "small"),
-    (tg.log2, np.log2, "positive"),
-    (tg.log10, np.log10, "positive"),
-    (tg.exp2, np.exp2, "small"),
-    (tg.reciprocal, np.reciprocal, "nonzero"),
-]
-UNARY_IDS = [
-    "arcsin", "arccos", "arcsinh", "arccosh", "arctanh", "sinc", "log2", "log10", "exp2",
-    "reciprocal",
-]  # fmt: skip
-
-
-def _complex(data, backend, shape=None, domain="real", label="z"):
-    shape = tst.shapes(**SMALL) if shape is None else shape
+def _complex(data, backend, shape, domain="real", label="z"):
     return backend.tensor(data.draw(tst.arrays(shape, dtype=C128, domain=domain), label=label))
-
-
-@pytest.mark.parametrize(("op", "reference", "domain"), UNARY, ids=UNARY_IDS)
-@given(data=tst.st.data())
-def test_unary_value_and_gradients(op, reference, domain, backend, data):
-    z = _complex(data, backend, tst.shapes(max_side=3), domain)
-    assert_matches(op(z), reference(z.numpy()), rtol=1e-12)
-    gradcheck(op, [z])
-    gradgradcheck(op, [_complex(data, backend, domain=domain, label="w")])
-
-
-@pytest.mark.parametrize(("op", "reference", "domain"), UNARY, ids=UNARY_IDS)
-@given(data=tst.st.data())
-def test_unary_real_input_through_complex(op, reference, domain, backend, data):
-    real_domain = "positive" if domain in ("positive", "nonzero") else domain
-    x = backend.tensor(data.draw(tst.arrays(tst.shapes(**SMALL), domain=real_domain)))
-
-    def f(a):
-        return tg.real(op(a * ROTATION) * (0.3 - 0.7j))
-
-    gradcheck(f, [x])
 
 
 @given(data=tst.st.data())
