@@ -60,12 +60,8 @@ PARAMS = {
     "min": {"axis": None, "keepdims": False},
     "logsumexp": {"axis": None, "keepdims": False},
 }
-# Inputs other than the complex one, for primitives whose other inputs are not numbers
-# like it (a matrix, a bound, a system).
-ARGUMENTS = {
-    "clip": lambda z: (z, 0.0, 1.0),
-    "lu_factor": lambda z: (z,),
-}
+# Inputs other than the complex one, for primitives whose other inputs are bounds.
+ARGUMENTS = {"clip": lambda z: (z, 0.0, 1.0)}
 MATRIX = np.array([[2.0 + 1j, 0.5], [0.25j, 1.5 - 0.5j]])
 
 
@@ -96,8 +92,8 @@ def test_a_complex_value_through_a_real_only_primitive_raises_naming_op_and_dtyp
         with pytest.raises(TypeError) as error:
             _call(primitive, z)
     message = str(error.value)
-    assert message.startswith(f"{primitive.name}:") or f"{primitive.name}:" in message, message
-    assert "complex" in message, message
+    assert f"{primitive.name}:" in message, message
+    assert "complex128" in message, message
     assert len(tape) == 0
 
 
