@@ -98,7 +98,8 @@ def checkpoint(f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
             return out
         data = outputs[0]._data if len(outputs) == 1 else _concat_flat(outputs)
         rule = _Recompute(name, f, args, kwargs, inputs, outputs, rng).rule
-        primitive = Primitive(name, lambda xp, *arrays: data, replayable=False)
+        # Its rule is tape.gradient of f recomputed, in the same complex convention.
+        primitive = Primitive(name, lambda xp, *arrays: data, replayable=False, complex_rules=True)
         result = primitive.defvjp_argnum(rule)(*inputs)
         if isinstance(out, Tensor):
             return result
@@ -193,7 +194,7 @@ class _Recompute:
         return last[3][k]
 
     def _gradients(self, g: Any, ans: Any) -> list[Any]:
-        differentiable = [x for x in self.inputs if backend.is_real_floating(x.dtype)]
+        differentiable = [x for x in self.inputs if backend.is_floating(x.dtype)]
         with _replaying(self.rng):
             with GradientTape(watch_accessed_variables=False) as tape:
                 tape.watch(differentiable)

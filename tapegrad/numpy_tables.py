@@ -272,6 +272,7 @@ def differentiable_functions(ops: Any, signatures: Any, reductions: Any) -> dict
         np.polydiv: ops.polydiv,
         np.poly: ops.poly,
         np.polyfit: ops.polyfit,
+        np.roots: ops.roots,
         # creation from traced values
         np.linspace: ops.linspace,
         np.logspace: ops.logspace,

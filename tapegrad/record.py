@@ -126,13 +126,15 @@ _complex_forms: dict[Any, Any] = {}  # primitive -> the same without its shortcu
 
 def complex_rules_error(primitive: Any, dtype: Any) -> Exception:
     """The error for differentiating an op on complex values without complex rules:
-    TypeError for one that has none (it orders values), NotImplementedError for one whose
+    TypeError for one declared real-only (it orders values, or is a function of the real
+    line: ``complex_rules=False``), NotImplementedError for one whose
     rules are written for real values only (``complex_rules`` left None)."""
     if primitive.complex_rules is False:
         return TypeError(
-            f"{primitive.name}: no gradient for complex values ({dtype} result): it orders "
-            "values, and complex numbers have no order (NumPy compares them "
-            "lexicographically); apply it to tg.real(z) or tg.abs(z) instead"
+            f"{primitive.name}: no gradient for complex values ({dtype} result): its "
+            "derivative is taken on real values only (an op that orders values, as NumPy "
+            "orders complex numbers lexicographically, or a function of a real variable); "
+            "apply it to tg.real(z), tg.imag(z) or tg.abs(z) instead"
         )
     return NotImplementedError(
         f"{primitive.name}: no gradient for complex values ({dtype} result): its gradient "

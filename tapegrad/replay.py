@@ -93,7 +93,9 @@ class Recording:
         self.real_only = [
             s
             for s in self.steps
-            if s.primitive.complex_rules is not True and backend.is_complex(trace.env[s.out].dtype)
+            if s.primitive.differentiable
+            and s.primitive.complex_rules is not True
+            and backend.is_complex(trace.env[s.out].dtype)
         ]
         self.reverse_plans: dict[tuple, Any] = {}
 
@@ -157,7 +159,7 @@ def _check_complex_rules(recording: Recording, call: Any) -> None:
     slots = _slots(call)
     depends = {slots[k] for k in call.wanted}
     for step in recording.steps:
-        if step.floating and any(a in depends for a in step.args):
+        if step.floating and step.primitive.differentiable and any(a in depends for a in step.args):
             depends.add(step.out)
             if step in recording.real_only:
                 raise complex_rules_error(step.primitive, call.env[step.out].dtype)

@@ -256,3 +256,14 @@ def test_a_primitive_takes_complex_values_only_when_declared_so():
         lambda g, ans, x: g * (3 * x**2).conjugate()
     )
     gradcheck(declared, [Z])
+
+
+def test_compile_differentiates_around_a_stop_gradient_of_complex_values():
+    # stop_gradient has no rules (differentiable=False): nothing to refuse on a replay
+    def f(z):
+        return tg.sum(tg.abs(z * tg.stop_gradient(z)) ** 2)
+
+    z = tg.tensor(np.array([1 + 2j, 0.5 - 1j]))
+    compiled = tg.compile(f)
+    for _ in range(2):  # the recording run, then a replay
+        np.testing.assert_allclose(tg.grad(compiled)(z).numpy(), tg.grad(f)(z).numpy())

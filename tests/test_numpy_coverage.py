@@ -208,6 +208,7 @@ SAMPLES = {
     "polyder": lambda m, x, y: m.polyder(x[0]),
     "polydiv": lambda m, x, y: m.polydiv(x[0], y[0, :2])[0],
     "polyfit": lambda m, x, y: m.polyfit(np.arange(4.0), x[0] * 2.0, 2),
+    "roots": lambda m, x, y: m.roots(x[0]),
     "polyint": lambda m, x, y: m.polyint(x[0]),
     "polymul": lambda m, x, y: m.polymul(x[0], y[0]),
     "polysub": lambda m, x, y: m.polysub(x[0], y[0]),

@@ -2,8 +2,7 @@
 Softplus, Softmax, LogSoftmax, Identity (PyTorch's names, defaults and formulas).
 
 Each is a composition of differentiable ops, so every order of derivative comes from the
-tape. The one primitive here is ``erf`` (for the exact GELU), declared with its derivative
-``2/sqrt(pi) exp(-x**2)`` written in ops.
+tape; the exact GELU's ``erf`` is tapegrad/ops/erf.py's primitive.
 """
 
 from __future__ import annotations
@@ -12,43 +11,12 @@ import math
 import numbers
 from typing import Any
 
-import numpy as np
-
-from tapegrad import backend, ops
+from tapegrad import ops
 from tapegrad.nn.module import Module
-from tapegrad.ops.primitive import Primitive
+from tapegrad.ops.erf import _erf  # the GELU's; tapegrad.scipy.special.erf's too
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
-
-
-def _erf_numpy(x: np.ndarray) -> np.ndarray:
-    """erf to double precision: SciPy's when installed, else the C library's through math.erf."""
-    try:
-        from scipy.special import erf
-    except ImportError:  # SciPy is optional; math.erf is exact but runs per element
-        x = np.asarray(x)
-        return np.asarray(np.frompyfunc(math.erf, 1, 1)(x), dtype=x.dtype)
-    return erf(x)
-
-
-def _erf_forward(xp: Any, x: Any) -> Any:
-    if xp is np:
-        return _erf_numpy(x)
-    if backend.is_cupy(x):
-        import cupyx.scipy.special
-
-        return cupyx.scipy.special.erf(x)
-    # Another array library: through the host, back to where x lives.
-    return backend.move(_erf_numpy(backend.to_host(x)), backend.placement_of(x))
-
-
-# d erf(x)/dx = 2/sqrt(pi) exp(-x**2). Private to tg.nn: tapegrad.scipy.special.erf is the
-# public one, but it needs SciPy, and the exact GELU must work with NumPy alone.
-_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
-_erf = Primitive("erf", _erf_forward).defvjp(
-    lambda g, ans, x: g * (_TWO_OVER_SQRT_PI * ops.exp(-ops.square(x)))
-)
 
 
 def _as_tensor(x: ArrayLike) -> Tensor:

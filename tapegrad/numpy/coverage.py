@@ -44,8 +44,6 @@ NOT_SUPPORTED_REASONS = {
     "bmat": "builds an np.matrix; use `block`",
     "frompyfunc": "calls a Python function on NumPy objects one element at a time; "
     "call the function on Tensors instead",
-    "roots": "needs eigenvalues (`numpy.linalg.eigvals`), which have no gradient yet, and "
-    "gives complex roots",
 }
 
 # NumPy's own functions that take no array to differentiate (creation from shapes,

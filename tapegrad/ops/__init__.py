@@ -169,6 +169,7 @@ from tapegrad.ops.polynomials import (
     polymul,
     polysub,
     polyval,
+    roots,
 )
 from tapegrad.ops.primitive import Primitive
 from tapegrad.ops.products import (
@@ -315,7 +316,7 @@ __all__ = [
     "polyfit", "polyint", "polymul", "polysub", "polyval", "power", "prod", "ptp", "put",
     "put_along_axis", "quantile", "rad2deg", "ravel", "real", "reciprocal", "relu", "remainder",
     "repeat", "reshape", "resize", "right_shift", "roll", "rollaxis", "rot90", "round",
-    "row_stack", "searchsorted", "select", "setdiff1d", "setxor1d", "sigmoid", "sign",
+    "roots", "row_stack", "searchsorted", "select", "setdiff1d", "setxor1d", "sigmoid", "sign",
     "signbit", "sin", "sinc", "sinh", "softmax", "softplus", "sort", "spacing", "split", "sqrt",
     "square", "squeeze", "stack", "std", "stop_gradient", "subtract", "sum", "swapaxes", "take",
     "take_along_axis", "tan", "tanh", "tensordot", "tile", "to_device", "trace", "transpose",

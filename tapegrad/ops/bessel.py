@@ -1,8 +1,9 @@
 """The modified Bessel function of the first kind, order 0: i0 (with i1 for its derivative).
 
 ``d i0 = i1`` and ``d i1 = i0 - i1 / x``, so every order of derivative comes from the two
-primitives. NumPy has no i1: it is computed here from its power series for ``|x| <= 20``
-and from its asymptotic expansion beyond (both to about 1e-15 relative).
+primitives, which tapegrad.scipy.special.i0 and i1 are too. NumPy has no i1: SciPy's kernel
+computes it when installed, else its power series here for ``|x| <= 20`` and its
+asymptotic expansion beyond (both to about 1e-15 relative).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ ArrayLike = Any
 
 def _i1_numpy(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x)
+    if x.dtype.kind == "c":  # as np.i0 (casting would drop the imaginary part silently)
+        raise TypeError("i1 not supported for complex values")
     dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
     a = np.abs(x.astype(np.float64))
     out = np.zeros_like(a)
@@ -44,7 +47,36 @@ def _i1_numpy(x: np.ndarray) -> np.ndarray:
     return (np.sign(x) * out).astype(dtype)
 
 
-_i0 = Primitive("i0", lambda xp, x: backend.via_numpy(np.i0, xp, x)).defvjp(
+def _i0_forward(xp: Any, x: Any) -> Any:
+    if backend.is_cupy(x):
+        import cupyx.scipy.special
+
+        return cupyx.scipy.special.i0(x)
+    return backend.via_numpy(np.i0, xp, x)
+
+
+def _i1_kernel(x: np.ndarray) -> np.ndarray:
+    """SciPy's i1 when installed (the same to rounding), else the series above."""
+    try:
+        from scipy.special import i1 as scipy_i1
+    except ImportError:
+        return _i1_numpy(x)
+    if np.asarray(x).dtype.kind == "c":
+        raise TypeError("i1 not supported for complex values")  # as _i1_numpy, and np.i0
+    return scipy_i1(x)
+
+
+def _i1_forward(xp: Any, x: Any) -> Any:
+    if backend.is_cupy(x):
+        import cupyx.scipy.special
+
+        return cupyx.scipy.special.i1(x)
+    return backend.via_numpy(_i1_kernel, xp, x)
+
+
+# Real-only, as NumPy's i0 and SciPy's i1 (they refuse complex input). One primitive each
+# for tg.i0/tg.i1 (np.i0 on Tensors) and tapegrad.scipy.special.i0/i1.
+_i0 = Primitive("i0", _i0_forward, numpy=np.i0, complex_rules=False).defvjp(
     lambda g, ans, x: g * i1(x)
 )
 
@@ -57,7 +89,7 @@ def _i1_derivative(x: Any) -> Any:
     return ops.where(small, series, i0(x) - i1(safe) / safe)
 
 
-_i1 = Primitive("i1", lambda xp, x: backend.via_numpy(_i1_numpy, xp, x)).defvjp(
+_i1 = Primitive("i1", _i1_forward, numpy=_i1_kernel, complex_rules=False).defvjp(
     lambda g, ans, x: g * _i1_derivative(x)
 )
 

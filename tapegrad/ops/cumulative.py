@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend, ops
-from tapegrad.ops.primitive import Primitive, normalize_axis, raw, shape_of
+from tapegrad.ops.primitive import Primitive, conjugated, normalize_axis, raw, shape_of
 from tapegrad.record import is_recorded
 from tapegrad.tape import note_escape
 from tapegrad.tensor import Tensor
@@ -25,12 +25,14 @@ def _reversed_cumsum(g: Any, axis: int) -> Any:
 
 
 def _cumprod_vjp(g: Any, ans: Any, x: Any, axis: int) -> Any:
-    # d/dx_i sum_j g_j P_j = sum_{j >= i} g_j P_j / x_i, differentiable again.
+    # d P_j / d x_i = P_j / x_i for j >= i, so the cotangent of x_i is
+    # sum_{j >= i} g_j conj(P_j / x_i) (conj: docs/complex.md), differentiable again.
     data = raw(x)
     xp = backend.namespace(data)
     if bool(xp.all(data != 0)):
-        return _reversed_cumsum(g * ans, axis) / x
-    # With zeros: grad_i = P_{i-1} S_i, where S_i = g_i + x_{i+1} S_{i+1} runs backwards.
+        return _reversed_cumsum(g * conjugated(ans), axis) / conjugated(x)
+    # With zeros: grad_i = conj(P_{i-1}) S_i, where S_i = g_i + conj(x_{i+1}) S_{i+1} runs
+    # backwards.
     # The prefix products are constants here: exact in g (so jvp works), not in x.
     if is_recorded(x):
         raise NotImplementedError(
@@ -40,18 +42,18 @@ def _cumprod_vjp(g: Any, ans: Any, x: Any, axis: int) -> Any:
     cotangent = xp.moveaxis(raw(g), axis, 0)
     products = xp.moveaxis(raw(ans), axis, 0)
     n = values.shape[0]
-    suffix = [cotangent[n - 1]]
+    suffix = [cotangent[n - 1, ...]]
     for i in range(n - 2, -1, -1):
-        suffix.append(cotangent[i] + values[i + 1] * suffix[-1])
+        suffix.append(cotangent[i, ...] + xp.conj(values[i + 1, ...]) * suffix[-1])
     suffix = xp.stack(suffix[::-1], axis=0)
-    prefix = xp.concat([xp.ones_like(products[:1]), products[:-1]], axis=0)
-    grad = xp.moveaxis(prefix * suffix, 0, axis)
+    prefix = xp.concat([xp.ones_like(products[:1, ...]), products[:-1, ...]], axis=0)
+    grad = xp.moveaxis(xp.conj(prefix) * suffix, 0, axis)
     return grad if type(g) is np.ndarray else Tensor(grad)
 
 
-_cumprod = Primitive("cumprod", lambda xp, x, axis: xp.cumulative_prod(x, axis=axis)).defvjp(
-    _cumprod_vjp
-)
+_cumprod = Primitive(
+    "cumprod", lambda xp, x, axis: xp.cumulative_prod(x, axis=axis), complex_rules=True
+).defvjp(_cumprod_vjp)
 
 
 def cumprod(x: ArrayLike, axis: int | None = None, dtype: Any = None) -> Tensor:

@@ -20,7 +20,7 @@ ArrayLike = Any
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
 
-_log2 = Primitive("log2", lambda xp, x: xp.log2(x), numpy=np.log2).defvjp(
+_log2 = Primitive("log2", lambda xp, x: xp.log2(x), numpy=np.log2, complex_rules=True).defvjp(
     lambda g, ans, x: g / conj(x * _LN2)
 )
 
@@ -35,7 +35,7 @@ def log2(x: ArrayLike) -> Tensor:
     return _log2._unary(x)
 
 
-_log10 = Primitive("log10", lambda xp, x: xp.log10(x), numpy=np.log10).defvjp(
+_log10 = Primitive("log10", lambda xp, x: xp.log10(x), numpy=np.log10, complex_rules=True).defvjp(
     lambda g, ans, x: g / conj(x * _LN10)
 )
 
@@ -57,7 +57,7 @@ def _exp2_forward(xp: Any, x: Any) -> Any:
 
 
 # d 2**x = 2**x log 2
-_exp2 = Primitive("exp2", _exp2_forward, numpy=np.exp2).defvjp(
+_exp2 = Primitive("exp2", _exp2_forward, numpy=np.exp2, complex_rules=True).defvjp(
     lambda g, ans, x: g * conj(ans * _LN2)
 )
 
@@ -81,7 +81,11 @@ def _logaddexp_vjp(argnum: int, g: Any, ans: Any, x: Any, y: Any, exp: Any) -> A
 
 
 _logaddexp = Primitive(
-    "logaddexp", lambda xp, x, y: xp.logaddexp(x, y), explain=explain_broadcast, numpy=np.logaddexp
+    "logaddexp",
+    lambda xp, x, y: xp.logaddexp(x, y),
+    explain=explain_broadcast,
+    numpy=np.logaddexp,
+    complex_rules=False,  # real-only, as NumPy's (the max it shifts by orders values)
 ).defvjp(
     lambda g, ans, x, y: _logaddexp_vjp(0, g, ans, x, y, ops.exp),
     lambda g, ans, x, y: _logaddexp_vjp(1, g, ans, x, y, ops.exp),
@@ -106,7 +110,11 @@ def _logaddexp2_forward(xp: Any, x: Any, y: Any) -> Any:
 
 
 _logaddexp2 = Primitive(
-    "logaddexp2", _logaddexp2_forward, explain=explain_broadcast, numpy=np.logaddexp2
+    "logaddexp2",
+    _logaddexp2_forward,
+    explain=explain_broadcast,
+    numpy=np.logaddexp2,
+    complex_rules=False,  # as logaddexp
 ).defvjp(
     lambda g, ans, x, y: _logaddexp_vjp(0, g, ans, x, y, exp2),
     lambda g, ans, x, y: _logaddexp_vjp(1, g, ans, x, y, exp2),
@@ -130,7 +138,8 @@ def _cbrt_forward(xp: Any, x: Any) -> Any:
 
 
 # d cbrt = 1 / (3 cbrt(x)**2): infinite at 0, as the function's slope is
-_cbrt = Primitive("cbrt", _cbrt_forward, numpy=np.cbrt).defvjp(
+# The real cube root (NumPy has no complex cbrt): real-only.
+_cbrt = Primitive("cbrt", _cbrt_forward, numpy=np.cbrt, complex_rules=False).defvjp(
     lambda g, ans, x: g / (ans * ans * 3.0)
 )
 
@@ -152,9 +161,9 @@ def _reciprocal_forward(xp: Any, x: Any) -> Any:
 
 
 # d (1/x) = -1/x**2 = -ans**2
-_reciprocal = Primitive("reciprocal", _reciprocal_forward, numpy=np.reciprocal).defvjp(
-    lambda g, ans, x: -g * conj(ans * ans)
-)
+_reciprocal = Primitive(
+    "reciprocal", _reciprocal_forward, numpy=np.reciprocal, complex_rules=True
+).defvjp(lambda g, ans, x: -g * conj(ans * ans))
 
 
 def reciprocal(x: ArrayLike) -> Tensor:
@@ -175,7 +184,8 @@ def _ldexp_forward(xp: Any, x: Any, exponent: Any) -> Any:
     return x * xp.pow(xp.asarray(2.0, dtype=x.dtype), exponent)
 
 
-_ldexp = Primitive("ldexp", _ldexp_forward, explain=explain_broadcast).defvjp(
+# Real-only, as NumPy's (a float mantissa and an integer exponent).
+_ldexp = Primitive("ldexp", _ldexp_forward, explain=explain_broadcast, complex_rules=False).defvjp(
     lambda g, ans, x, exponent: unbroadcast(ldexp(g, exponent), shape_of(x)), zero_gradient(1)
 )
 

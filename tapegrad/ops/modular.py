@@ -2,7 +2,9 @@
 fmin heaviside nan_to_num nextafter.
 
 These are piecewise smooth: each rule is the derivative of the piece the input lies in
-(the integer parts ``floor(x / y)`` and ``trunc(x / y)`` are constants there).
+(the integer parts ``floor(x / y)`` and ``trunc(x / y)`` are constants there). All are
+real-only (``complex_rules=False``): NumPy refuses complex input to the remainders,
+``modf``, ``copysign`` and ``nextafter``, and ``fmax``/``fmin`` order values.
 """
 
 from __future__ import annotations
@@ -26,7 +28,11 @@ def _remainder_forward(xp: Any, x: Any, y: Any) -> Any:
 
 # remainder(x, y) = x - floor(x / y) * y, with floor(x / y) as NumPy computes it
 _remainder = Primitive(
-    "remainder", _remainder_forward, explain=explain_broadcast, numpy=np.remainder
+    "remainder",
+    _remainder_forward,
+    explain=explain_broadcast,
+    numpy=np.remainder,
+    complex_rules=False,
 ).defvjp(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(-g * ops.floor_divide(x, y), shape_of(y)),
@@ -50,7 +56,9 @@ def _fmod_forward(xp: Any, x: Any, y: Any) -> Any:
 
 
 # fmod(x, y) = x - trunc(x / y) * y
-_fmod = Primitive("fmod", _fmod_forward, explain=explain_broadcast, numpy=np.fmod).defvjp(
+_fmod = Primitive(
+    "fmod", _fmod_forward, explain=explain_broadcast, numpy=np.fmod, complex_rules=False
+).defvjp(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(-g * ops.trunc(ops.divide(x, y)), shape_of(y)),
 )
@@ -80,7 +88,7 @@ def _modf_fraction(xp: Any, x: Any) -> Any:
     return np.modf(x)[0] if xp is np else x - xp.trunc(x)
 
 
-_fraction = Primitive("modf", _modf_fraction).defvjp(lambda g, ans, x: g)
+_fraction = Primitive("modf", _modf_fraction, complex_rules=False).defvjp(lambda g, ans, x: g)
 
 
 def modf(x: ArrayLike) -> tuple[Tensor, Tensor]:
@@ -107,7 +115,11 @@ def _signbit(x: Any) -> Any:
 
 
 _copysign = Primitive(
-    "copysign", _copysign_forward, explain=explain_broadcast, numpy=np.copysign
+    "copysign",
+    _copysign_forward,
+    explain=explain_broadcast,
+    numpy=np.copysign,
+    complex_rules=False,
 ).defvjp(
     lambda g, ans, x, y: unbroadcast(
         ops.where(ops.equal(ops.signbit(x), _signbit(y)), g, -g), shape_of(x)
@@ -175,11 +187,15 @@ def _fmin_forward(xp: Any, x: Any, y: Any) -> Any:
     return xp.where(xp.isnan(y), x, xp.where(xp.isnan(x), y, xp.minimum(x, y)))
 
 
-_fmax = Primitive("fmax", _fmax_forward, explain=explain_broadcast, numpy=np.fmax).defvjp(
+_fmax = Primitive(
+    "fmax", _fmax_forward, explain=explain_broadcast, numpy=np.fmax, complex_rules=False
+).defvjp(
     lambda g, ans, x, y: _nan_extremum_vjp(0, g, ans, x, y, ops.greater),
     lambda g, ans, x, y: _nan_extremum_vjp(1, g, ans, x, y, ops.greater),
 )
-_fmin = Primitive("fmin", _fmin_forward, explain=explain_broadcast, numpy=np.fmin).defvjp(
+_fmin = Primitive(
+    "fmin", _fmin_forward, explain=explain_broadcast, numpy=np.fmin, complex_rules=False
+).defvjp(
     lambda g, ans, x, y: _nan_extremum_vjp(0, g, ans, x, y, ops.less),
     lambda g, ans, x, y: _nan_extremum_vjp(1, g, ans, x, y, ops.less),
 )
@@ -250,7 +266,11 @@ def _nextafter_forward(xp: Any, x: Any, y: Any) -> Any:
 
 # nextafter(x, y) is x moved by one unit in the last place: slope 1 in x, 0 in y
 _nextafter = Primitive(
-    "nextafter", _nextafter_forward, explain=explain_broadcast, numpy=np.nextafter
+    "nextafter",
+    _nextafter_forward,
+    explain=explain_broadcast,
+    numpy=np.nextafter,
+    complex_rules=False,
 ).defvjp(lambda g, ans, x, y: unbroadcast(g, shape_of(x)), zero_gradient(1))
 
 

@@ -1,19 +1,22 @@
 """Polynomials as coefficient arrays, highest power first: polyval polyadd polysub polymul
-polyder polyint polydiv poly polyfit.
+polyder polyint polydiv poly polyfit roots.
 
 Built from arithmetic, convolve and indexing, so differentiable in the coefficients and
-points to any order; ``polyfit`` in the fitted values. (``roots`` needs eigenvalues.)
+points to any order; ``polyfit`` in the fitted values; ``roots`` (and ``poly`` of a matrix)
+through the companion matrix's eigenvalues (tg.linalg.eigvals).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from tapegrad import ops
-from tapegrad.ops.primitive import shape_of
-from tapegrad.ops.rule_helpers import result_dtype
+from tapegrad.linalg._spectral import clusters
+from tapegrad.ops.primitive import Primitive, shape_of
+from tapegrad.ops.rule_helpers import is_complex, is_floating, result_dtype
 from tapegrad.record import is_recorded
 from tapegrad.tape import host_value
 from tapegrad.tensor import Tensor
@@ -152,25 +155,89 @@ def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[Tensor, Tensor]:
 
 
 def poly(seq_of_zeros: ArrayLike) -> Any:
-    """The coefficients of the monic polynomial with the given roots (a 1-d input).
+    """The coefficients of the monic polynomial with the given roots (a 1-d input), or the
+    characteristic polynomial of a square matrix (the roots its eigenvalues), as
+    ``np.poly``: real when the roots come in conjugate pairs.
 
     >>> import tapegrad as tg
-    >>> tg.poly(tg.tensor([1.0, 2.0]))  # (x - 1)(x - 2)
-    tensor([ 1., -3.,  2.], dtype=float64)
+    >>> tg.poly(tg.tensor([1j, -1j])).numpy()
+    array([1., 0., 1.])
     """
     zeros = ops.atleast_1d(seq_of_zeros)
-    if len(shape_of(zeros)) != 1:
-        raise NotImplementedError(
-            "poly: the characteristic polynomial of a matrix needs eigenvalues "
-            "(numpy.linalg.eigvals), which tapegrad does not differentiate yet"
-        )
+    shape = shape_of(zeros)
+    if len(shape) == 2 and shape[0] == shape[1] != 0:
+        from tapegrad import linalg
+
+        zeros = linalg.eigvals(zeros)
+    elif len(shape) != 1:
+        raise ValueError(f"poly: input must be 1d or non-empty square 2d array, got {shape}")
     if shape_of(zeros)[0] == 0:
         return 1.0
     zeros = ops.astype(zeros, result_dtype(zeros, 1.0))
     out = ops.ones(1, like=zeros)
     for k in range(shape_of(zeros)[0]):
         out = ops.convolve(out, ops.stack([ops.ones((), like=zeros), -zeros[k]]))
+    if is_complex(zeros):
+        values = np.asarray(host_value(zeros, "numpy.poly()"))
+        if np.all(np.sort(values) == np.sort(values.conjugate())):  # conjugate pairs
+            out = ops.real(out)
     return out
+
+
+# The identity, with a NaN cotangent where ``repeated``: a repeated root's derivative.
+_no_derivative = Primitive("roots", lambda xp, x, repeated: x, complex_rules=True).defvjp(
+    lambda g, ans, x, repeated: ops.where(repeated, math.nan, g), None
+)
+
+
+def roots(p: ArrayLike) -> Tensor:
+    """The roots of the polynomial with coefficients ``p`` (highest power first), as
+    ``np.roots``: the eigenvalues of its companion matrix, in NumPy's order (real when
+    every root is). Differentiable in ``p`` where the roots are distinct: a simple root
+    ``r`` moves by ``-sum_k dp_k r**(n-k) / p'(r)``. A repeated root has no derivative: it
+    splits as the square root of a perturbation. Where the computed roots are equal (as for
+    ``(x - 1)**2``, whose companion matrix's eigenvalues come out exactly 1, 1), their
+    gradient is NaN, even for a symmetric function of them such as the sum of squares,
+    which eigenvalues of a (never diagonalizable) companion matrix cannot differentiate.
+    Floating point usually returns a repeated root as a cluster about ``eps**(1/m)`` wide
+    (m its multiplicity): distinct roots, whose gradients are exact for the computed roots
+    and very large, as those roots move fast; their mean (a smooth function of ``p``) keeps
+    an ordinary gradient.
+
+    >>> import tapegrad as tg
+    >>> p = tg.tensor([1.0, -3.0, 2.0])  # (x - 1)(x - 2)
+    >>> tg.roots(p).numpy()
+    array([2., 1.])
+    >>> tg.jacobian(tg.roots)(p).numpy()  # d r / d p_k = -r**(n-k) / p'(r)
+    array([[-4., -2., -1.],
+           [ 1.,  1.,  1.]])
+    """
+    p = _coefficients(p, "roots")
+    # which coefficients are zero: the structure (a mask, so tg.compile guards only it)
+    nonzero = np.flatnonzero(np.asarray(host_value(ops.not_equal(p, 0), "numpy.roots()")))
+    if nonzero.size == 0:
+        return ops.zeros(0, dtype=np.float64, like=p)
+    trailing = shape_of(p)[0] - int(nonzero[-1]) - 1
+    p = p[int(nonzero[0]) : int(nonzero[-1]) + 1]
+    if not is_floating(p):
+        p = ops.astype(p, np.float64)
+    n = shape_of(p)[0]
+    if n > 1:
+        from tapegrad import linalg
+
+        top = ops.reshape(-p[1:] / p[0], (1, n - 1))
+        shift = ops.asarray(np.eye(n - 2, n - 1, dtype=result_dtype(p)), like=p)
+        found = linalg.eigvals(ops.concatenate([top, shift], axis=0))
+        # eigvals' rule averages over equal eigenvalues, which is exact for diagonalizable
+        # matrices only; a companion matrix with a repeated eigenvalue never is
+        repeated = np.sum(clusters(found), axis=-1) > 1
+        if np.any(repeated):
+            found = _no_derivative(found, ops.asarray(repeated, like=p))
+    else:
+        found = ops.zeros(0, dtype=result_dtype(p), like=p)
+    if trailing:  # x**k factors: k roots at 0
+        found = ops.concatenate([found, ops.zeros(trailing, dtype=result_dtype(found), like=p)])
+    return found
 
 
 def polyfit(

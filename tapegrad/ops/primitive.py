@@ -38,9 +38,11 @@ class Primitive:
     is on NumPy arrays (``np.tanh`` for ``lambda xp, x: xp.tanh(x)``), called directly.
     ``complex_rules=True`` declares that the rules hold for complex values too, in the
     convention of docs/complex.md (``g * conj(f'(z))``); ``False``, that the op has no
-    complex gradient (it orders values, as ``max`` does: TypeError when it records a
-    complex result); left None, recording a complex result raises NotImplementedError
-    rather than differentiating complex values with rules written for real ones.
+    complex gradient (it orders values, as ``max`` does, or is a function of a real
+    variable, as ``floor`` and ``fmod`` are: TypeError when it records a complex result);
+    left None, recording a complex result raises NotImplementedError rather than
+    differentiating complex values with rules written for real ones. Every differentiable
+    primitive of tapegrad's own declares one or the other (tests/ops/test_complex_decisions.py).
     ``value_dependent_shape=True`` marks a forward whose result's shape follows its
     inputs' values, not only their shapes (``nonzero``): tg.compile guards that shape.
 

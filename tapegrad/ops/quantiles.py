@@ -4,6 +4,10 @@ The sample sorted along the reduced axes (a gather) and the neighbours of each
 quantile's position interpolated as NumPy does for each ``method``: differentiable to
 any order in the sample (and in ``q`` for the continuous methods). Where a slice holds
 NaN the result is NaN (the nan* variants skip NaN instead).
+
+Complex samples: the quantiles refuse them, as NumPy's do; the medians compute NumPy's
+(the mean of the lexicographically middle values) but, like ``max``, have no complex
+gradient: recording one on a complex sample raises TypeError.
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
-from tapegrad.ops.primitive import normalize_axis, shape_of
-from tapegrad.ops.rule_helpers import is_floating, placed, result_dtype
+from tapegrad.ops.primitive import Primitive, normalize_axis, passthrough, shape_of
+from tapegrad.ops.rule_helpers import is_complex, is_floating, placed, result_dtype
 from tapegrad.tape import host_value
 from tapegrad.tensor import Tensor
 
@@ -94,6 +98,8 @@ def _quantile(
 ) -> Tensor:
     if method not in _CONTINUOUS and method not in _DISCRETE:
         raise ValueError(f"{op}: {method!r} is not a valid method")
+    if is_complex(x):
+        raise TypeError(f"{op}: a must be an array of real numbers (as NumPy's {op})")
     q_host = np.asarray(host_value(q, f"numpy.{op}()"))
     if q_host.dtype.kind != "f":  # positions are computed in q's precision, as in NumPy
         q_host = q_host.astype(np.float64)
@@ -207,6 +213,8 @@ def _median(x: ArrayLike, axis: Axis, keepdims: bool, ignore_nan: bool, op: str)
     flat = ops.reshape(ops.transpose(x, (*kept, *axes)), (*kept_shape, -1))
     if not is_floating(flat):
         flat = ops.astype(flat, np.float64)
+    elif is_complex(flat):
+        flat = _COMPLEX_MEDIANS[op](flat)
     ordered = ops.sort(flat, axis=-1)
     data = np.asarray(host_value(flat, f"numpy.{op}()"))
     missing = np.isnan(data)
@@ -220,6 +228,15 @@ def _median(x: ArrayLike, axis: Axis, keepdims: bool, ignore_nan: bool, op: str)
     if keepdims:
         out = ops.reshape(out, tuple(1 if d in axes else m for d, m in enumerate(shape)))
     return out
+
+
+# The identity, declared real-only: it makes a median of watched complex values raise
+# record()'s TypeError (a lexicographic order statistic, as max is), and costs real
+# samples nothing (they skip it).
+_COMPLEX_MEDIANS = {
+    op: Primitive(op, lambda xp, x: x, complex_rules=False).defvjp(passthrough)
+    for op in ("median", "nanmedian")
+}
 
 
 def median(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:

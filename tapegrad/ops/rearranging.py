@@ -24,7 +24,7 @@ def _copy_forward(xp: Any, x: Any) -> Any:
     return np.array(x, copy=True) if xp is np else xp.asarray(x, copy=True)
 
 
-_copy = Primitive("copy", _copy_forward).defvjp(lambda g, ans, x: g)
+_copy = Primitive("copy", _copy_forward, complex_rules=True).defvjp(lambda g, ans, x: g)
 
 
 def copy(x: ArrayLike) -> Tensor:

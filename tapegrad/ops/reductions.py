@@ -89,11 +89,16 @@ def var(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) 
     """
     axes = normalize_axis(axis, _ndim(x), "var")
     deviation = x - _sum(x, axis=axes, keepdims=True) / _count(shape_of(x), axes)
-    if backend.is_complex(deviation.dtype):  # |d|**2, real, as NumPy's
-        squares = _sum(ops.real(deviation * ops.conj(deviation)), axis=axes, keepdims=keepdims)
-    else:
-        squares = _sum(deviation * deviation, axis=axes, keepdims=keepdims)
+    squares = _sum(squared_magnitude(deviation), axis=axes, keepdims=keepdims)
     return squares / (_count(shape_of(x), axes) - ddof)
+
+
+def squared_magnitude(d: Tensor) -> Tensor:
+    """``|d|**2``: ``d * d`` for real ``d``, the real ``d * conj(d)`` for complex ``d`` (as
+    NumPy's variances take it)."""
+    if backend.is_complex(d.dtype):
+        return ops.real(d * ops.conj(d))
+    return d * d
 
 
 def std(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) -> Tensor:

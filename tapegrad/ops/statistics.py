@@ -14,7 +14,8 @@ import numpy as np
 
 from tapegrad import ops
 from tapegrad.ops.primitive import normalize_axis, shape_of
-from tapegrad.ops.rule_helpers import is_floating, placed, result_dtype
+from tapegrad.ops.reductions import squared_magnitude
+from tapegrad.ops.rule_helpers import is_complex, is_floating, placed, result_dtype
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
@@ -79,8 +80,8 @@ def nanvar(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = Fals
         return ops.var(x, axis=axis, ddof=ddof, keepdims=keepdims)
     center = nanmean(x, axis, keepdims=True)
     deviation = ops.where(ops.isnan(x), 0.0, x - center)
-    squares = ops.sum(deviation * deviation, axis=axis, keepdims=keepdims)
-    return squares / (_valid_count(x, axis, keepdims) - ddof)
+    squares = ops.sum(squared_magnitude(deviation), axis=axis, keepdims=keepdims)
+    return squares / (ops.real(_valid_count(x, axis, keepdims)) - ddof)  # real, as NumPy's
 
 
 def nanstd(x: ArrayLike, axis: Axis = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
@@ -255,7 +256,7 @@ def cov(
             factor = total - ddof * ops.sum(weights * aweights) / total
     centered = x - center
     scaled = centered if weights is None else centered * weights
-    product = ops.matmul(centered, ops.transpose(scaled))
+    product = ops.matmul(centered, ops.transpose(ops.conj(scaled)))  # X Xᴴ, as NumPy's
     return ops.squeeze(product * (1.0 / factor))
 
 
@@ -263,7 +264,7 @@ def corrcoef(
     x: ArrayLike, y: ArrayLike = None, rowvar: bool = True, *, dtype: Any = None
 ) -> Tensor:
     """Pearson correlation coefficients: the covariance scaled by the standard deviations,
-    clipped to [-1, 1] as NumPy does.
+    clipped to [-1, 1] as NumPy does (the real and imaginary parts each, for complex input).
 
     >>> import tapegrad as tg
     >>> tg.corrcoef(tg.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 7.0]]))
@@ -273,7 +274,9 @@ def corrcoef(
     c = cov(x, y, rowvar, dtype=dtype)
     if not shape_of(c):
         return c / c
-    stddev = ops.sqrt(ops.diagonal(c))
+    stddev = ops.sqrt(ops.real(ops.diagonal(c)))
     c = c / ops.reshape(stddev, (-1, 1))
     c = c / ops.reshape(stddev, (1, -1))
+    if is_complex(c):
+        return ops.clip(ops.real(c), -1, 1) + 1j * ops.clip(ops.imag(c), -1, 1)
     return ops.clip(c, -1, 1)

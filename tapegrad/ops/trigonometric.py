@@ -19,7 +19,7 @@ from tapegrad.tensor import Tensor
 ArrayLike = Any
 
 # d arcsin = 1 / sqrt(1 - x**2)
-_arcsin = Primitive("arcsin", lambda xp, x: xp.asin(x), numpy=np.arcsin).defvjp(
+_arcsin = Primitive("arcsin", lambda xp, x: xp.asin(x), numpy=np.arcsin, complex_rules=True).defvjp(
     lambda g, ans, x: g / conj(ops.sqrt(1.0 - x * x))
 )
 
@@ -35,7 +35,7 @@ def arcsin(x: ArrayLike) -> Tensor:
 
 
 # d arccos = -1 / sqrt(1 - x**2)
-_arccos = Primitive("arccos", lambda xp, x: xp.acos(x), numpy=np.arccos).defvjp(
+_arccos = Primitive("arccos", lambda xp, x: xp.acos(x), numpy=np.arccos, complex_rules=True).defvjp(
     lambda g, ans, x: -g / conj(ops.sqrt(1.0 - x * x))
 )
 
@@ -51,9 +51,9 @@ def arccos(x: ArrayLike) -> Tensor:
 
 
 # d arcsinh = 1 / sqrt(x**2 + 1)
-_arcsinh = Primitive("arcsinh", lambda xp, x: xp.asinh(x), numpy=np.arcsinh).defvjp(
-    lambda g, ans, x: g / conj(ops.sqrt(x * x + 1.0))
-)
+_arcsinh = Primitive(
+    "arcsinh", lambda xp, x: xp.asinh(x), numpy=np.arcsinh, complex_rules=True
+).defvjp(lambda g, ans, x: g / conj(ops.sqrt(x * x + 1.0)))
 
 
 def arcsinh(x: ArrayLike) -> Tensor:
@@ -67,9 +67,9 @@ def arcsinh(x: ArrayLike) -> Tensor:
 
 
 # d arccosh = 1 / (sqrt(x - 1) sqrt(x + 1)): the product form is also right for complex x
-_arccosh = Primitive("arccosh", lambda xp, x: xp.acosh(x), numpy=np.arccosh).defvjp(
-    lambda g, ans, x: g / conj(ops.sqrt(x - 1.0) * ops.sqrt(x + 1.0))
-)
+_arccosh = Primitive(
+    "arccosh", lambda xp, x: xp.acosh(x), numpy=np.arccosh, complex_rules=True
+).defvjp(lambda g, ans, x: g / conj(ops.sqrt(x - 1.0) * ops.sqrt(x + 1.0)))
 
 
 def arccosh(x: ArrayLike) -> Tensor:
@@ -83,9 +83,9 @@ def arccosh(x: ArrayLike) -> Tensor:
 
 
 # d arctanh = 1 / (1 - x**2)
-_arctanh = Primitive("arctanh", lambda xp, x: xp.atanh(x), numpy=np.arctanh).defvjp(
-    lambda g, ans, x: g / conj(1.0 - x * x)
-)
+_arctanh = Primitive(
+    "arctanh", lambda xp, x: xp.atanh(x), numpy=np.arctanh, complex_rules=True
+).defvjp(lambda g, ans, x: g / conj(1.0 - x * x))
 
 
 def arctanh(x: ArrayLike) -> Tensor:
@@ -110,7 +110,11 @@ def _arctan2_vjp(argnum: int, g: Any, ans: Any, y: Any, x: Any) -> Any:
 
 
 _arctan2 = Primitive(
-    "arctan2", lambda xp, y, x: xp.atan2(y, x), explain=explain_broadcast, numpy=np.arctan2
+    "arctan2",
+    lambda xp, y, x: xp.atan2(y, x),
+    explain=explain_broadcast,
+    numpy=np.arctan2,
+    complex_rules=False,  # a function of real y and x (NumPy refuses complex input)
 ).defvjp(
     lambda g, ans, y, x: _arctan2_vjp(0, g, ans, y, x),
     lambda g, ans, y, x: _arctan2_vjp(1, g, ans, y, x),
@@ -136,7 +140,11 @@ def _hypot_vjp(argnum: int, g: Any, ans: Any, x: Any, y: Any) -> Any:
 
 
 _hypot = Primitive(
-    "hypot", lambda xp, x, y: xp.hypot(x, y), explain=explain_broadcast, numpy=np.hypot
+    "hypot",
+    lambda xp, x, y: xp.hypot(x, y),
+    explain=explain_broadcast,
+    numpy=np.hypot,
+    complex_rules=False,  # of real x and y (NumPy refuses complex input)
 ).defvjp(
     lambda g, ans, x, y: _hypot_vjp(0, g, ans, x, y),
     lambda g, ans, x, y: _hypot_vjp(1, g, ans, x, y),
@@ -177,7 +185,7 @@ def _sinc_derivative(x: Any) -> Any:
     return ops.where(small, series, quotient)
 
 
-_sinc = Primitive("sinc", _sinc_forward, numpy=np.sinc).defvjp(
+_sinc = Primitive("sinc", _sinc_forward, numpy=np.sinc, complex_rules=True).defvjp(
     lambda g, ans, x: g * conj(_sinc_derivative(x))
 )
 

@@ -28,6 +28,7 @@ import scipy.integrate
 
 from tapegrad import backend, ops
 from tapegrad.ops.primitive import Primitive, raw, shape_of
+from tapegrad.ops.rule_helpers import result_dtype
 from tapegrad.record import is_recorded
 from tapegrad.tape import INPUTS, OUTPUT, GradientTape, _active
 from tapegrad.tensor import Tensor
@@ -155,7 +156,8 @@ def _adjoint(g: Any, ans: Any, packed: Any, system: _System) -> np.ndarray:
     return np.concatenate([adjoint, t_bar, params])
 
 
-_odeint = Primitive("odeint", _forward).defvjp(_adjoint)
+# Real states only (its adjoint is written for real dynamics, as SciPy's odeint integrates).
+_odeint = Primitive("odeint", _forward, complex_rules=False).defvjp(_adjoint)
 
 
 def odeint(
@@ -197,6 +199,13 @@ def odeint(
     if atol is not None:
         options["atol"] = atol
     args = args if isinstance(args, tuple) else (args,)
+    for value in (y0, t):
+        dtype = result_dtype(value)
+        if dtype.kind == "c":  # casting would drop the imaginary parts silently
+            raise TypeError(
+                f"odeint: complex values are not supported ({dtype} input, as SciPy's "
+                "odeint); integrate the real and imaginary parts as one real system"
+            )
     floating = [k for k, a in enumerate(args) if _is_floating(a)]
     captured = _captured(func, y0, t, args, tfirst, floating)
     pieces = [y0, t, *(args[k] for k in floating), *captured]

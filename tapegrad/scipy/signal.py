@@ -4,7 +4,8 @@ One primitive, the n-d ``full`` convolution; the other modes are slices of it, a
 correlation is a convolution with the second input flipped. The full convolution's VJP is
 a ``valid`` correlation with the other input, itself a slice of a full convolution with
 that input flipped (for input 1: ``convolve(ḡ, flip(in2))[M-1 : M-1+N]`` along each axis),
-so every order of derivative is available. Real inputs.
+so every order of derivative is available. Complex inputs too: the correlation in the VJP
+conjugates the other input (docs/complex.md).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ _METHODS = ("auto", "direct", "fft")
 def _full_vjp(argnum: int) -> Any:
     def rule(g: Any, ans: Any, in1: Any, in2: Any, method: str) -> Any:
         mine, other = (in1, in2) if argnum == 0 else (in2, in1)
-        flipped = ops.flip(other) if shape_of(other) else other
+        flipped = ops.flip(ops.conj(other)) if shape_of(other) else ops.conj(other)
         starts = [m - 1 for m in shape_of(other)]
         return _slice(_full(g, flipped, method), starts, shape_of(mine))
 
@@ -36,6 +37,7 @@ _convolve_full = Primitive(
     lambda xp, in1, in2, method: kernel(xp, "signal", "convolve")(
         in1, in2, mode="full", method=method
     ),
+    complex_rules=True,
 ).defvjp(_full_vjp(0), _full_vjp(1))
 
 
@@ -92,7 +94,8 @@ def convolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = "
 
 
 def correlate(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = "auto") -> Tensor:
-    """The n-d cross-correlation: ``convolve(in1, in2 flipped along every axis, mode)``.
+    """The n-d cross-correlation: ``convolve(in1, conj(in2) flipped along every axis, mode)``
+    (the conjugate, as SciPy's, for complex ``in2``).
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.signal import correlate
@@ -100,7 +103,8 @@ def correlate(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = 
     array([3.5])
     """
     _check("correlate", in1, in2, mode, method)
-    return convolve(in1, ops.flip(in2) if shape_of(in2) else in2, mode, method)
+    kernel = ops.conj(in2)
+    return convolve(in1, ops.flip(kernel) if shape_of(in2) else kernel, mode, method)
 
 
 def fftconvolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full", axes: Any = None) -> Tensor:

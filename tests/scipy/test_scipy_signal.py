@@ -87,3 +87,32 @@ def test_bad_arguments_are_named():
         signal.convolve(np.ones((4, 2)), np.ones((2, 3)), "valid")
     with pytest.raises(ValueError, match="mode must be one of"):
         signal.correlate(np.ones(3), np.ones(2), "circular")
+
+
+@pytest.mark.parametrize("mode", ["full", "valid", "same"])
+@pytest.mark.parametrize(
+    "function", [signal.convolve, signal.correlate], ids=["convolve", "correlate"]
+)
+def test_complex_signals(function, mode):
+    # the rule's correlation conjugates the other input (docs/complex.md)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(5) + 1j * rng.standard_normal(5)
+    y = rng.standard_normal(3) + 1j * rng.standard_normal(3)
+    reference = getattr(ss, function.__name__)(x, y, mode=mode)
+    np.testing.assert_allclose(function(tg.tensor(x), tg.tensor(y), mode=mode).numpy(), reference)
+    gradcheck(lambda a, b: function(a, b, mode=mode), [tg.tensor(x), tg.tensor(y)])
+    gradgradcheck(lambda a, b: function(a, b, mode=mode), [tg.tensor(x), tg.tensor(y)])
+    # a real signal through a complex filter gets a real gradient
+    gradcheck(lambda a: tg.real(function(a, tg.tensor(y), mode=mode)), [tg.tensor(x.real)])
+
+
+def test_complex_2d_correlation_conjugates_the_kernel_as_scipy():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((3, 4)) + 1j * rng.standard_normal((3, 4))
+    y = rng.standard_normal((2, 2)) + 1j * rng.standard_normal((2, 2))
+    for mode in ("full", "valid", "same"):
+        got = signal.correlate2d(tg.tensor(x), tg.tensor(y), mode=mode).numpy()
+        np.testing.assert_allclose(got, ss.correlate2d(x, y, mode=mode))
+        got = signal.convolve2d(tg.tensor(x), tg.tensor(y), mode=mode).numpy()
+        np.testing.assert_allclose(got, ss.convolve2d(x, y, mode=mode))
+    gradcheck(lambda a, b: signal.correlate2d(a, b, mode="same"), [tg.tensor(x), tg.tensor(y)])

@@ -42,7 +42,8 @@ def _lu_vjp(g: Any, ans: Any, a: Any) -> Any:
     return _take_rows(permuted, _inverse(perm))
 
 
-_lu = Primitive("lu_factor", _lu_packed).defvjp(_lu_vjp)
+# Real matrices (its rule takes transposes, not conjugate transposes).
+_lu = Primitive("lu_factor", _lu_packed, complex_rules=False).defvjp(_lu_vjp)
 
 
 def lu_factor(

@@ -1,12 +1,15 @@
 """Matrix functions: expm sqrtm, and the Sylvester solver sqrtm's rule needs.
 
-- ``expm``: the VJP is the Fréchet derivative at Aᵀ, L(Aᵀ, Ḡ), read off the upper-right
-  block of ``expm([[Aᵀ, Ḡ], [0, Aᵀ]])`` (Mathias 1996): built from ``expm`` itself, so
+- ``expm``: the VJP is the Fréchet derivative at Aᴴ, L(Aᴴ, Ḡ), read off the upper-right
+  block of ``expm([[Aᴴ, Ḡ], [0, Aᴴ]])`` (Mathias 1996): built from ``expm`` itself, so
   every order of derivative works (each order doubles the matrix).
-- ``sqrtm``: X X = A gives X dX + dX X = dA, so Ā solves Xᵀ Ā + Ā Xᵀ = X̄ (a Sylvester
+- ``sqrtm``: X X = A gives X dX + dX X = dA, so Ā solves Xᴴ Ā + Ā Xᴴ = X̄ (a Sylvester
   equation).
-- ``solve_sylvester``: Y with A Y + Y B = Q. Z = solve_sylvester(Aᵀ, Bᵀ, Ȳ) gives
-  Q̄ = Z, Ā = -Z Yᵀ, B̄ = -Yᵀ Z.
+- ``solve_sylvester``: Y with A Y + Y B = Q. Z = solve_sylvester(Aᴴ, Bᴴ, Ȳ) gives
+  Q̄ = Z, Ā = -Z Yᴴ, B̄ = -Yᴴ Z.
+
+The conjugate transposes (Aᵀ for real A) make the rules hold for complex matrices in
+tapegrad's convention (docs/complex.md), and for a real matrix with a complex square root.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import ops
-from tapegrad.linalg._matrix import mT
+from tapegrad.linalg._matrix import mH
 from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
 from tapegrad.scipy._dispatch import kernel
 from tapegrad.tensor import Tensor
@@ -24,7 +27,7 @@ ArrayLike = Any
 
 def _expm_vjp(g: Any, ans: Any, a: Any) -> Any:
     n = shape_of(a)[-1]
-    at = mT(a)
+    at = mH(a)
     zeros = ops.zeros_like(at)
     block = ops.concatenate(
         [ops.concatenate([at, g], axis=-1), ops.concatenate([zeros, at], axis=-1)], axis=-2
@@ -32,7 +35,9 @@ def _expm_vjp(g: Any, ans: Any, a: Any) -> Any:
     return expm(block)[..., :n, n:]
 
 
-_expm = Primitive("expm", lambda xp, a: kernel(xp, "linalg", "expm")(a)).defvjp(_expm_vjp)
+_expm = Primitive("expm", lambda xp, a: kernel(xp, "linalg", "expm")(a), complex_rules=True).defvjp(
+    _expm_vjp
+)
 
 
 def expm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
@@ -52,13 +57,13 @@ def _sylvester_forward(xp: Any, a: Any, b: Any, q: Any) -> Any:
 
 
 def _sylvester_adjoint(g: Any, a: Any, b: Any) -> Any:
-    """Z with Aᵀ Z + Z Bᵀ = Ḡ: the cotangent of Q, and the start of A's and B's."""
-    return solve_sylvester(mT(a), mT(b), g)
+    """Z with Aᴴ Z + Z Bᴴ = Ḡ: the cotangent of Q, and the start of A's and B's."""
+    return solve_sylvester(mH(a), mH(b), g)
 
 
-_solve_sylvester = Primitive("solve_sylvester", _sylvester_forward).defvjp(
-    lambda g, ans, a, b, q: unbroadcast(-_sylvester_adjoint(g, a, b) @ mT(ans), shape_of(a)),
-    lambda g, ans, a, b, q: unbroadcast(-mT(ans) @ _sylvester_adjoint(g, a, b), shape_of(b)),
+_solve_sylvester = Primitive("solve_sylvester", _sylvester_forward, complex_rules=True).defvjp(
+    lambda g, ans, a, b, q: unbroadcast(-_sylvester_adjoint(g, a, b) @ mH(ans), shape_of(a)),
+    lambda g, ans, a, b, q: unbroadcast(-mH(ans) @ _sylvester_adjoint(g, a, b), shape_of(b)),
     lambda g, ans, a, b, q: unbroadcast(_sylvester_adjoint(g, a, b), shape_of(q)),
 )
 
@@ -74,16 +79,16 @@ def solve_sylvester(a: ArrayLike, b: ArrayLike, q: ArrayLike) -> Tensor:
     return _solve_sylvester(a, b, q)
 
 
-# Ā solves Xᵀ Ā + Ā Xᵀ = X̄
-_sqrtm = Primitive("sqrtm", lambda xp, a: kernel(xp, "linalg", "sqrtm")(a)).defvjp(
-    lambda g, ans, a: solve_sylvester(mT(ans), mT(ans), g)
-)
+# Ā solves Xᴴ Ā + Ā Xᴴ = X̄
+_sqrtm = Primitive(
+    "sqrtm", lambda xp, a: kernel(xp, "linalg", "sqrtm")(a), complex_rules=True
+).defvjp(lambda g, ans, a: solve_sylvester(mH(ans), mH(ans), g))
 
 
 def sqrtm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
     """The principal square root ``X`` of ``A`` (``X @ X == A``). Real when ``A`` has no
-    negative real eigenvalues; a complex root is returned, and differentiating it raises
-    NotImplementedError (complex gradients are not supported here).
+    negative real eigenvalues; a complex root otherwise, differentiable as every complex
+    value is (a real ``A`` gets the real part of its complex cotangent).
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.linalg import sqrtm
@@ -91,4 +96,4 @@ def sqrtm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
     array([[2., 0.],
            [0., 3.]])
     """
-    return _sqrtm._unary(A)  # a complex root on a tape: record() raises NotImplementedError
+    return _sqrtm._unary(A)

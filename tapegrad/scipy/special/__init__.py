@@ -19,10 +19,14 @@ end registers them with tapegrad's NumPy protocol.
 import scipy.special as _scipy_special
 
 from tapegrad import numpy_protocol as _numpy_protocol
+
+# One primitive each with tg.i0, tg.i1, tg.sinc and tg.nn's GELU: tapegrad.ops's (i0 and i1
+# real-only; sinc and erf with complex rules; erf is SciPy's kernel when installed)
+from tapegrad.ops.bessel import i0, i1
+from tapegrad.ops.erf import erf
+from tapegrad.ops.trigonometric import sinc
 from tapegrad.scipy.special.bessel import (
-    i0,
     i0e,
-    i1,
     i1e,
     iv,
     ive,
@@ -36,14 +40,12 @@ from tapegrad.scipy.special.bessel import (
     k1e,
     kv,
     kve,
-    sinc,
     y0,
     y1,
     yn,
     yv,
 )
 from tapegrad.scipy.special.error import (
-    erf,
     erfc,
     erfcinv,
     erfcx,

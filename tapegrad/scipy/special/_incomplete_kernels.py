@@ -24,6 +24,8 @@ _CHECK_EVERY = 8  # the convergence test reads device memory: not every term
 
 def _float64(xp: Any, *arrays: Any) -> list[Any]:
     arrays = [xp.asarray(a) for a in arrays]
+    if any(xp.isdtype(a.dtype, "complex floating") for a in arrays):
+        raise TypeError("not supported for complex values")  # casting would drop imag parts
     arrays = [a if a.dtype == xp.float64 else xp.astype(a, xp.float64) for a in arrays]
     return list(xp.broadcast_arrays(*arrays))
 

@@ -1,5 +1,5 @@
-"""Bessel functions: j0 j1 jv jn y0 y1 yv yn i0 i1 iv i0e i1e ive k0 k1 kv k0e k1e kve, and
-sinc (the spherical Bessel function of order 0, up to scaling).
+"""Bessel functions: j0 j1 jv jn y0 y1 yv yn iv i0e i1e ive k0 k1 kv k0e k1e kve. (i0, i1
+and sinc are tapegrad.ops' primitives, which tapegrad.scipy.special exports.)
 
 Differentiable in ``x``; SciPy has no derivative in the order ``v``, so a gradient there
 raises LookupError. The rules are the recurrences Z_v' = (Z_{v-1} - Z_{v+1}) / 2 (J, Y),
@@ -10,7 +10,6 @@ derivative of their scale factor ``e^{-|x|}`` (``e^{x}`` for K).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from tapegrad import ops
@@ -156,8 +155,6 @@ _iv = special_primitive(
         g * 0.5 * (_iv(_shifted(v, -1), x) + _iv(_shifted(v, 1), x)), x
     ),
 )
-_i0 = special_primitive("i0", lambda g, ans, x: g * i1(x))
-_i1 = special_primitive("i1", lambda g, ans, x: g * 0.5 * (i0(x) + _iv(2.0, x)))
 
 # ive = iv e^{-|x|}: the recurrence, minus sign(x) ive
 _ive = special_primitive(
@@ -196,28 +193,6 @@ def ive(v: ArrayLike, x: ArrayLike) -> Tensor:
     """
     _order("ive", v)
     return _ive._binary(v, x)
-
-
-def i0(x: ArrayLike) -> Tensor:
-    """The modified Bessel function of the first kind of order 0.
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy.special import i0
-    >>> i0(tg.tensor(0.0)).item()
-    1.0
-    """
-    return _i0._unary(x)
-
-
-def i1(x: ArrayLike) -> Tensor:
-    """The modified Bessel function of the first kind of order 1.
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy.special import i1
-    >>> i1(tg.tensor(0.0)).item()
-    0.0
-    """
-    return _i1._unary(x)
 
 
 def i0e(x: ArrayLike) -> Tensor:
@@ -332,37 +307,3 @@ def k1e(x: ArrayLike) -> Tensor:
     1.636153486263
     """
     return _k1e._unary(x)
-
-
-# --- sinc -----------------------------------------------------------------------------------
-
-
-def _sinc_portable(xp: Any, x: Any) -> Any:
-    y = math.pi * xp.where(x == 0, 1.0, x)
-    return xp.where(x == 0, 1.0, xp.sin(y) / y)
-
-
-def _sinc_rule(g: Any, ans: Any, x: Any) -> Any:
-    # d sinc = (cos(πx) - sinc(x)) / x; near 0 that difference cancels, so its Taylor
-    # series -π²x/3 + π⁴x³/30 is used there (error below 1e-16 for |πx| < 1e-3).
-    small = ops.less(ops.abs(x), 1e-3 / math.pi)
-    safe = ops.where(small, 1.0, x)
-    exact = (ops.cos(math.pi * safe) - sinc(safe)) / safe
-    px2 = (math.pi * math.pi) * ops.square(x)
-    taylor = -(math.pi * math.pi / 3.0) * x * (1.0 - 0.1 * px2)
-    return g * ops.where(small, taylor, exact)
-
-
-_sinc = special_primitive("sinc", _sinc_rule, portable=_sinc_portable)
-
-
-def sinc(x: ArrayLike) -> Tensor:
-    """The normalized sinc function ``sin(πx) / (πx)``, 1 at 0 (NumPy's ``np.sinc``, which
-    SciPy re-exports as ``scipy.special.sinc``).
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy.special import sinc
-    >>> sinc(tg.tensor(0.0)).item()
-    1.0
-    """
-    return _sinc._unary(x)

@@ -1,4 +1,4 @@
-"""The error function family and the standard normal's: erf erfc erfinv erfcinv erfcx ndtr
+"""The error function family and the standard normal's: erfc erfinv erfcinv erfcx ndtr
 ndtri log_ndtr; and the exponential integrals exp1 expi.
 
 Inverse functions differentiate through their output (d erfinv(y) = √π/2 e^{erfinv(y)²}),
@@ -20,19 +20,6 @@ ArrayLike = Any
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
-
-_erf = special_primitive("erf", lambda g, ans, x: g * _TWO_OVER_SQRT_PI * ops.exp(-ops.square(x)))
-
-
-def erf(x: ArrayLike) -> Tensor:
-    """The error function ``2/√π ∫_0^x e^{-t²} dt``.
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy.special import erf
-    >>> erf(tg.tensor(0.0)).item()
-    0.0
-    """
-    return _erf._unary(x)
 
 
 _erfc = special_primitive(

@@ -30,7 +30,7 @@ def _gammainc_dx(a: Any, x: Any) -> Any:
     return ops.exp(xlogy(ops.subtract(a, 1.0), x) - x - gammaln(a))
 
 
-_gammainc_da = Primitive("gammainc_da", kernels.gammainc_da).defvjp(
+_gammainc_da = Primitive("gammainc_da", kernels.gammainc_da, complex_rules=False).defvjp(
     None,  # no second derivative in a
     # d/dx dP/da = d/da dP/dx = dP/dx (log x - ψ(a))
     lambda g, ans, a, x: unbroadcast_like(g * _gammainc_dx(a, x) * (ops.log(x) - digamma(a)), x),
@@ -96,7 +96,9 @@ def _betainc_dab_dx(g: Any, ans: Any, a: Any, b: Any, x: Any) -> Any:
 
 
 # dI/da and dI/db stacked on a first axis of 2: one fraction gives both
-_betainc_dab = Primitive("betainc_dab", kernels.betainc_dab).defvjp(None, None, _betainc_dab_dx)
+_betainc_dab = Primitive("betainc_dab", kernels.betainc_dab, complex_rules=False).defvjp(
+    None, None, _betainc_dab_dx
+)
 
 
 def _betainc_rule(k: int, name: str) -> Any:
