@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, debug
+from tapegrad import backend, debug, replay_codegen
 from tapegrad.ops.arithmetic import cast_cotangent
 from tapegrad.ops.primitive import passthrough, raw
 from tapegrad.record import is_recorded
@@ -87,7 +87,7 @@ class _Plan:
     ``fixes`` holds what the first sweep found each target needs.
     """
 
-    __slots__ = ("steps", "verified", "unread", "table")
+    __slots__ = ("steps", "verified", "unread", "table", "code", "code_source")
 
     def __init__(
         self, recording: Any, env: list[Any], out_slot: int, sources: tuple[int, ...]
@@ -125,6 +125,10 @@ class _Plan:
             self.steps.append((step, targets))
         self.verified = False
         self.table: list[tuple] | None = None  # the verified sweep's rows, built on first use
+        # The verified sweep as generated Python (tapegrad/replay_codegen.py): None until
+        # generated, False where it cannot be (the interpreted verified sweep serves).
+        self.code: Any = None
+        self.code_source: str | None = None
         # Values no step of the plan reads: a freeing sweep drops them at once.
         read = {a for step, _ in self.steps for a in (*step.args, step.out)}
         read |= {slot for step, _ in self.steps for _, _, slot in step.refs}
@@ -145,7 +149,8 @@ def _raw_vjp(call: Call, output: int, g: Any, wanted: list[int]) -> dict[int, An
         env, _, _ = recording.forward([x._data for x in call.inputs[: len(recording.input_slots)]])
     out_slot = recording.outputs[output][1]
     slots = _slots(call)
-    plan = _plan(recording, env, out_slot, tuple(sorted({slots[k] for k in wanted})))
+    sources = tuple(sorted({slots[k] for k in wanted}))
+    plan = _plan(recording, env, out_slot, sources)
     if not plan.steps:  # no differentiable path from the sources to this output
         return dict.fromkeys(wanted)
     # Like the eager sweep's freeing of passed entries: drop each value once passed.
@@ -155,6 +160,12 @@ def _raw_vjp(call: Call, output: int, g: Any, wanted: list[int]) -> dict[int, An
         for slot in plan.unread:
             env[slot] = None
     if plan.verified and type(g) is _ndarray and not debug.anomaly_mode():
+        if plan.code is None:
+            generated = replay_codegen.sweep_code(plan, env, sources)
+            plan.code, plan.code_source = generated or (False, None)
+        if plan.code:
+            by_source = dict(zip(sources, plan.code(env, g, free)))
+            return {k: by_source[slots[k]] for k in wanted}
         by_slot = _sweep_verified(plan, env, g, free)
         return {k: by_slot[slots[k]] for k in wanted}
     cotangents = _sweep_checked(plan, env, g)

@@ -78,7 +78,11 @@ class Guard:
 
     def check(self, env: list[Any]) -> Any:
         """None when the conversion gives the recorded value again, else the new value."""
-        new = _convert(self.how, env[self.slot])
+        return self.check_value(env[self.slot])
+
+    def check_value(self, value: Any) -> Any:
+        """:meth:`check` of the slot's value itself (the generated replay's locals)."""
+        new = _convert(self.how, value)
         if isinstance(self.value, np.ndarray):
             same = (
                 new.shape == self.value.shape

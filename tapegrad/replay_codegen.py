@@ -1,0 +1,270 @@
+"""tg.compile's code generator: a recording as straight-line Python, forward and reverse.
+
+A :class:`~tapegrad.replay.Recording` is a list of steps over slots; interpreting
+it costs a tuple unpacking, a kind test and list reads and writes per step. Here
+each recording becomes the source of one Python function, one line per step,
+that calls the step's NumPy function (or forward) on local variables::
+
+    def forward(v0, v1, v2):
+        v3 = multiply(v0, v1)
+        v4 = add(v3, v2)
+        v5 = tanh(v4)
+        ...
+        return [v0, v1, v2, v3, v4, v5, ...], None, None
+
+and each verified reverse plan (tapegrad/replay_sweep.py) one function that
+calls the gradient rules in reverse, with fan-out summed as the interpreted sweep
+sums it (the first contribution kept, the second a new buffer, the rest added in
+place), decided here once since a recording's shapes never change::
+
+    def sweep(env, g, free):
+        v0, v1, v2, v3, ... = read(env)
+        g5 = g
+        g4 = tanh_vjp0_same_shape(g5, v5, v4)
+        ...
+        return (g1, g2)
+
+Functions, rules and constants are bound as closure variables of a factory, so
+every name in the body is a local or a cell. The source is compiled once per
+recording (and per plan) with :func:`compile`; ``tg.compile(f).source(...)``
+shows it. A step the generator cannot write leaves that recording to the
+interpreted replay (:func:`forward_code` and :func:`sweep_code` return None).
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from typing import Any
+
+import numpy as np
+
+from tapegrad.ops.primitive import passthrough
+
+_ndarray, _generic = np.ndarray, np.generic
+
+# A value at least this large is dropped from the reverse sweep's locals after its last
+# use, as the interpreted sweep drops it; smaller ones cost less kept than dropped.
+DROP_BYTES = 1 << 16
+
+
+def as_array(value: Any) -> Any:
+    """A NumPy scalar (a reduction to 0-d) as a 0-d array, as Primitive.__call__ makes it."""
+    if type(value) is not _ndarray and isinstance(value, _generic):
+        return np.asarray(value)
+    return value
+
+
+class _Scope:
+    """Readable, unique names for the objects a generated function closes over."""
+
+    def __init__(self) -> None:
+        self.bound: dict[str, Any] = {}
+        self.names: dict[int, str] = {}
+
+    def bind(self, value: Any, hint: str) -> str:
+        name = self.names.get(id(value))
+        if name is not None and self.bound[name] is value:
+            return name
+        base = re.sub(r"\W", "_", hint) or "c"
+        if base[0].isdigit() or keyword.iskeyword(base) or base in ("env", "g", "free", "read"):
+            base = "_" + base
+        name, n = base, 1
+        while name in self.bound:
+            n += 1
+            name = f"{base}_{n}"
+        self.bound[name] = value
+        self.names[id(value)] = name
+        return name
+
+    def build(self, body: str, label: str) -> Any:
+        """Compile ``body`` (a ``def``) inside a factory taking the bound objects."""
+        names = list(self.bound)
+        indented = "".join("    " + line + "\n" for line in body.splitlines())
+        factory = f"def _factory({', '.join(names)}):\n{indented}    return {_def_name(body)}\n"
+        namespace: dict[str, Any] = {}
+        exec(compile(factory, f"<tg.compile {label}>", "exec"), namespace)  # noqa: S102
+        return namespace["_factory"](*(self.bound[n] for n in names))
+
+
+def _def_name(body: str) -> str:
+    return body.split("(", 1)[0].split()[-1]
+
+
+def _params_expression(step: Any, scope: _Scope, local: Any) -> str:
+    """``**P`` for a step's params, with the traced arrays among them read from locals."""
+    if not step.params:
+        return ""
+    constant = scope.bind(step.params, f"{step.primitive.name}_params")
+    if not step.refs:
+        return f", **{constant}"
+    by_key: dict[str, dict[int | None, int]] = {}
+    for key, position, slot in step.refs:
+        by_key.setdefault(key, {})[position] = slot
+    items = []
+    for key, positions in by_key.items():
+        if None in positions:
+            items.append(f"{key!r}: {local(positions[None])}")
+            continue
+        parts = [
+            local(positions[i]) if i in positions else f"{constant}[{key!r}][{i}]"
+            for i in range(len(step.params[key]))
+        ]
+        items.append(f"{key!r}: ({', '.join(parts)},)")
+    return f", **{{**{constant}, {', '.join(items)}}}"
+
+
+def forward_code(recording: Any) -> tuple[Any, str] | None:
+    """The generated forward of ``recording`` and its source, or None where it cannot be."""
+    scope = _Scope()
+    template = recording.template
+    computed = {s.out for s in recording.steps}
+    inputs = [*recording.input_slots, *(slot for slot, _ in recording.variables)]
+    if len(set(inputs)) != len(inputs):
+        return None
+
+    def local(slot: int) -> str:
+        if slot in computed or slot in inputs:
+            return f"v{slot}"
+        value = template[slot]
+        if value is None or type(value) in (bool, int) or (
+            type(value) is float and np.isfinite(value)
+        ):
+            return repr(value)
+        return scope.bind(value, f"c{slot}")
+
+    guards_at: dict[int, list[Any]] = {}
+    for position, guard in recording.guard_positions:
+        guards_at.setdefault(position, []).append(guard)
+    lines = [f"def forward({', '.join(f'v{s}' for s in inputs)}):"]
+
+    def emit_guards(position: int) -> None:
+        for guard in guards_at.get(position, ()):
+            check = scope.bind(guard, "guard")
+            lines.append(f"    new = {check}.check_value({local(guard.slot)})")
+            lines.append(f"    if new is not None: return None, {check}, new")
+
+    emit_guards(0)
+    for index, step in enumerate(recording.steps, 1):
+        name = step.primitive.name
+        args = ", ".join(local(a) for a in step.args)
+        params = _params_expression(step, scope, local)
+        if step.xp is np:
+            call = f"{scope.bind(step.primitive.numpy_forward, _forward_hint(step))}({args}{params})"
+        else:
+            forward = scope.bind(step.forward, f"{name}_forward")
+            call = f"{forward}({scope.bind(step.xp, 'xp')}, {args}{params})"
+        if step.ndim == 0 or step.params or len(step.args) > 2:
+            call = f"{scope.bind(as_array, 'as_array')}({call})"
+        lines.append(f"    v{step.out} = {call}")
+        emit_guards(index)
+    env = ", ".join(local(slot) for slot in range(len(template)))
+    lines.append(f"    return [{env}], None, None")
+    source = "\n".join(lines) + "\n"
+    return scope.build(source, f"forward of {recording.name}"), source
+
+
+def _forward_hint(step: Any) -> str:
+    name = getattr(step.primitive.numpy_forward, "__name__", "")
+    return name if name.isidentifier() and name != "<lambda>" else step.primitive.name
+
+
+def sweep_code(plan: Any, env: list[Any], sources: tuple[int, ...]) -> tuple[Any, str] | None:
+    """The generated reverse sweep of a verified ``plan`` and its source, or None.
+
+    ``fn(env, g, free)`` returns the cotangents of ``sources`` (None where none
+    reaches one); ``free`` clears ``env`` once read, as a freeing sweep drops values.
+    """
+    from tapegrad.replay_sweep import _SKIP
+
+    scope = _Scope()
+    out_slot = plan.steps[0][0].out
+    # Which cotangents exist: the seed, and slots that some kept target reaches.
+    alive = {out_slot}
+    statements: list[tuple[str, set[str]]] = []  # (line, locals it reads)
+    read_slots: set[int] = set()
+    contributions: dict[int, int] = {}
+    owned: set[int] = set()
+    for step, targets in plan.steps:
+        if step.out not in alive:
+            continue  # every rule that would have reached it returned None
+        kind0 = bool(step.params) or len(step.args) > 2
+        g_out = f"g{step.out}"
+        for position, a, rule, fix in targets:
+            if fix is _SKIP:
+                continue
+            if rule is passthrough:
+                expression, reads = g_out, {g_out}
+            else:
+                hint = f"{step.primitive.name}_vjp{position}"
+                shortcuts = step.primitive.same_shape_vjps
+                if shortcuts is not None and rule is shortcuts[position]:
+                    hint += "_same_shape"
+                args = [f"v{s}" for s in step.args]
+                params = _params_expression(step, scope, lambda s: f"v{s}") if kind0 else ""
+                expression = (
+                    f"{scope.bind(rule, hint)}({g_out}, v{step.out}, {', '.join(args)}{params})"
+                )
+                reads = {g_out, f"v{step.out}", *args, *(f"v{s}" for _, _, s in step.refs)}
+                read_slots.update((step.out, *step.args, *(s for _, _, s in step.refs)))
+                if fix is not None:
+                    fixed = scope.bind(_fixed_to, "fixed")
+                    expression = f"{fixed}({expression}, {scope.bind(fix, f'dtype_{fix}')})"
+            count = contributions.get(a, 0)
+            contributions[a] = count + 1
+            target = f"g{a}"
+            if count == 0:
+                line = f"{target} = {expression}"
+            elif a in owned:
+                line = f"{target} += {expression}"
+                reads = reads | {target}
+            else:
+                total = f"{target} + {expression}"
+                if env[a] is not None and getattr(env[a], "ndim", 1) == 0:
+                    total = f"{scope.bind(as_array, 'as_array')}({total})"
+                line = f"{target} = {total}"
+                reads = reads | {target}
+                owned.add(a)
+            statements.append((line, reads))
+            alive.add(a)
+    if not read_slots and not statements:
+        return None
+    # Locals dropped after their last use when large (the seed's cotangent is the caller's).
+    last: dict[str, int] = {}
+    for index, (_, reads) in enumerate(statements):
+        for name in reads:
+            last[name] = index
+    kept = {f"g{out_slot}", *(f"g{s}" for s in sources)}
+    drops: dict[int, list[str]] = {}
+    for name, index in last.items():
+        slot = int(name[1:])
+        value = env[slot]
+        if name not in kept and getattr(value, "nbytes", 0) >= DROP_BYTES:
+            drops.setdefault(index, []).append(name)
+    lines = ["def sweep(env, g, free):"]
+    ordered = sorted(read_slots)
+    if len(ordered) == 1:
+        lines.append(f"    v{ordered[0]} = env[{ordered[0]}]")
+    elif ordered:
+        from operator import itemgetter
+
+        read = scope.bind(itemgetter(*ordered), "read")
+        lines.append(f"    {', '.join(f'v{s}' for s in ordered)}, = {read}(env)")
+    lines.append("    if free: env.clear()")
+    lines.append(f"    g{out_slot} = g")
+    for index, (line, _) in enumerate(statements):
+        lines.append(f"    {line}")
+        if index in drops:
+            lines.append(f"    del {', '.join(sorted(drops[index]))}")
+    results = [f"g{s}" if s in alive and s != out_slot else "None" for s in sources]
+    if out_slot in sources:
+        results[sources.index(out_slot)] = "g"
+    lines.append(f"    return ({', '.join(results)},)")
+    source = "\n".join(lines) + "\n"
+    return scope.build(source, "reverse sweep"), source
+
+
+def _fixed_to(gx: Any, dtype: Any) -> Any:
+    from tapegrad.replay_sweep import _fixed
+
+    return _fixed(gx, dtype)
