@@ -33,7 +33,10 @@ interpreted replay (:func:`forward_code` and :func:`sweep_code` return None).
 
 from __future__ import annotations
 
+import ast
+import copy
 import keyword
+import linecache
 import re
 from typing import Any
 
@@ -185,15 +188,22 @@ def sweep_code(plan: Any, env: list[Any], sources: tuple[int, ...]) -> tuple[Any
     read_slots: set[int] = set()
     contributions: dict[int, int] = {}
     owned: set[int] = set()
+    names = {out_slot: "g"}  # slot -> the local holding its cotangent (passthroughs alias)
     for step, targets in plan.steps:
         if step.out not in alive:
             continue  # every rule that would have reached it returned None
         kind0 = bool(step.params) or len(step.args) > 2
-        g_out = f"g{step.out}"
+        g_out = names[step.out]
         for position, a, rule, fix in targets:
             if fix is _SKIP:
                 continue
+            count = contributions.get(a, 0)
+            contributions[a] = count + 1
+            alive.add(a)
             if rule is passthrough:
+                if count == 0:
+                    names[a] = g_out  # the same array: no statement at all
+                    continue
                 expression, reads = g_out, {g_out}
             else:
                 hint = f"{step.primitive.name}_vjp{position}"
@@ -202,16 +212,17 @@ def sweep_code(plan: Any, env: list[Any], sources: tuple[int, ...]) -> tuple[Any
                     hint += "_same_shape"
                 args = [f"v{s}" for s in step.args]
                 params = _params_expression(step, scope, lambda s: f"v{s}") if kind0 else ""
-                expression = (
-                    f"{scope.bind(rule, hint)}({g_out}, v{step.out}, {', '.join(args)}{params})"
-                )
+                inlined = None if params else inline_rule(rule, [g_out, f"v{step.out}", *args], scope)
+                if inlined is not None:
+                    expression = inlined
+                else:
+                    rule_name = scope.bind(rule, hint)
+                    expression = f"{rule_name}({g_out}, v{step.out}, {', '.join(args)}{params})"
                 reads = {g_out, f"v{step.out}", *args, *(f"v{s}" for _, _, s in step.refs)}
                 read_slots.update((step.out, *step.args, *(s for _, _, s in step.refs)))
                 if fix is not None:
                     fixed = scope.bind(_fixed_to, "fixed")
                     expression = f"{fixed}({expression}, {scope.bind(fix, f'dtype_{fix}')})"
-            count = contributions.get(a, 0)
-            contributions[a] = count + 1
             target = f"g{a}"
             if count == 0:
                 line = f"{target} = {expression}"
@@ -219,14 +230,14 @@ def sweep_code(plan: Any, env: list[Any], sources: tuple[int, ...]) -> tuple[Any
                 line = f"{target} += {expression}"
                 reads = reads | {target}
             else:
-                total = f"{target} + {expression}"
+                total = f"{names[a]} + {expression}"
                 if env[a] is not None and getattr(env[a], "ndim", 1) == 0:
                     total = f"{scope.bind(as_array, 'as_array')}({total})"
                 line = f"{target} = {total}"
-                reads = reads | {target}
+                reads = reads | {names[a]}
                 owned.add(a)
+            names[a] = target
             statements.append((line, reads))
-            alive.add(a)
     if not read_slots and not statements:
         return None
     # Locals dropped after their last use when large (the seed's cotangent is the caller's).
@@ -234,11 +245,10 @@ def sweep_code(plan: Any, env: list[Any], sources: tuple[int, ...]) -> tuple[Any
     for index, (_, reads) in enumerate(statements):
         for name in reads:
             last[name] = index
-    kept = {f"g{out_slot}", *(f"g{s}" for s in sources)}
+    kept = {"g", *(names[s] for s in sources if s in names)}
     drops: dict[int, list[str]] = {}
     for name, index in last.items():
-        slot = int(name[1:])
-        value = env[slot]
+        value = env[int(name[1:])] if name != "g" else None
         if name not in kept and getattr(value, "nbytes", 0) >= DROP_BYTES:
             drops.setdefault(index, []).append(name)
     lines = ["def sweep(env, g, free):"]
@@ -251,14 +261,11 @@ def sweep_code(plan: Any, env: list[Any], sources: tuple[int, ...]) -> tuple[Any
         read = scope.bind(itemgetter(*ordered), "read")
         lines.append(f"    {', '.join(f'v{s}' for s in ordered)}, = {read}(env)")
     lines.append("    if free: env.clear()")
-    lines.append(f"    g{out_slot} = g")
     for index, (line, _) in enumerate(statements):
         lines.append(f"    {line}")
         if index in drops:
             lines.append(f"    del {', '.join(sorted(drops[index]))}")
-    results = [f"g{s}" if s in alive and s != out_slot else "None" for s in sources]
-    if out_slot in sources:
-        results[sources.index(out_slot)] = "g"
+    results = [names.get(s, "None") for s in sources]
     lines.append(f"    return ({', '.join(results)},)")
     source = "\n".join(lines) + "\n"
     return scope.build(source, "reverse sweep"), source
@@ -268,3 +275,77 @@ def _fixed_to(gx: Any, dtype: Any) -> Any:
     from tapegrad.replay_sweep import _fixed
 
     return _fixed(gx, dtype)
+
+
+# Inlining: a rule written as a one-expression lambda of its own parameters (most are:
+# ``lambda g, ans, x: g * (1.0 - ans * ans)``) is written into the sweep as that
+# expression on the sweep's locals, saving a Python call per rule. The lambda is found
+# in its file's syntax tree by line, and checked to compile to the rule's own bytecode.
+
+_lambdas: dict[Any, Any] = {}  # code object -> its ast.Lambda, or None
+
+
+def _lambda_node(function: Any) -> Any:
+    code = getattr(function, "__code__", None)
+    if code is None or function.__name__ != "<lambda>" or code.co_freevars:
+        return None
+    if code in _lambdas:
+        return _lambdas[code]
+    node = None
+    try:
+        lines = linecache.getlines(code.co_filename)
+        tree = _trees.get(code.co_filename)
+        if tree is None:
+            tree = _trees[code.co_filename] = ast.parse("".join(lines))
+        for candidate in ast.walk(tree):
+            if isinstance(candidate, ast.Lambda) and candidate.lineno == code.co_firstlineno:
+                expression = ast.Expression(body=candidate)
+                compiled = compile(expression, code.co_filename, "eval")
+                found = next(c for c in compiled.co_consts if hasattr(c, "co_code"))
+                if (found.co_code, found.co_consts, found.co_names, found.co_varnames) == (
+                    code.co_code, code.co_consts, code.co_names, code.co_varnames,
+                ):  # fmt: skip
+                    node = candidate
+                    break
+    except (OSError, SyntaxError, StopIteration, ValueError):
+        node = None
+    _lambdas[code] = node
+    return node
+
+
+_trees: dict[str, Any] = {}
+_SCOPED = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr)
+
+
+def inline_rule(rule: Any, arguments: list[str], scope: _Scope) -> str | None:
+    """``rule(*arguments)`` as the rule's own expression, or None when it is not a plain
+    lambda of positional parameters (the sweep then calls it)."""
+    node = _lambda_node(rule)
+    if node is None:
+        return None
+    spec = node.args
+    if spec.vararg or spec.kwarg or spec.kwonlyargs or spec.defaults or spec.posonlyargs:
+        return None
+    if len(spec.args) != len(arguments):
+        return None
+    if any(isinstance(n, _SCOPED) for n in ast.walk(node.body)):
+        return None
+    renames = {a.arg: name for a, name in zip(spec.args, arguments)}
+    names = rule.__globals__
+    builtins = names.get("__builtins__", {})
+    builtins = builtins if isinstance(builtins, dict) else vars(builtins)
+    for n in ast.walk(node.body):
+        if isinstance(n, ast.Name) and n.id not in renames:
+            if n.id in names:
+                renames[n.id] = scope.bind(names[n.id], n.id)
+            elif n.id in builtins:
+                renames[n.id] = scope.bind(builtins[n.id], n.id)
+            else:
+                return None
+
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, n: ast.Name) -> Any:
+            return ast.copy_location(ast.Name(id=renames[n.id], ctx=n.ctx), n)
+
+    body = Rename().visit(copy.deepcopy(node.body))
+    return f"({ast.unparse(body)})"
