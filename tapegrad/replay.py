@@ -102,15 +102,42 @@ class Recording:
         # The steps as straight-line Python (tapegrad/replay_codegen.py), or None: interpreted.
         generated = replay_codegen.forward_code(self)
         self.generated, self.forward_source = generated or (None, None)
+        self.generated_full = self.generated
+        # The slots the generated forward's env holds (None: all): once reverse sweeps are
+        # generated, only the values they read, the outputs and the inputs.
+        self.kept: frozenset[int] | None = None
 
-    def forward(self, arrays: list[Any]) -> tuple[list[Any] | None, Guard | None, Any]:
-        """Run the steps on ``arrays``: (env, None, None), or the failing guard and its value."""
-        if self.generated is not None and not debug.anomaly_mode():
+    def forward(
+        self, arrays: list[Any], full: bool = False
+    ) -> tuple[list[Any] | None, Guard | None, Any]:
+        """Run the steps on ``arrays``: (env, None, None), or the failing guard and its value.
+
+        The input arrays come first, then the Variables' (read afresh when left out).
+        ``full``: every slot's value in env, whatever :attr:`kept` says.
+        """
+        generated = self.generated_full if full else self.generated
+        if generated is not None and not debug.anomaly_mode():
+            if len(arrays) == len(self.input_slots):
+                arrays = [*arrays, *[v._data for _, v in self.variables]]
             try:
-                return self.generated(*arrays, *[v._data for _, v in self.variables])
+                return generated(*arrays)
             except (ValueError, TypeError, IndexError):
                 pass  # the interpreted replay raises it again, naming the op
         return self.interpret(arrays)
+
+    def keep_for_sweeps(self) -> None:
+        """Regenerate the forward to keep only the values the generated sweeps read."""
+        if self.generated is None or self.real_only:
+            return
+        kept = {slot for kind, slot in self.outputs if kind == "slot"}
+        for plan in self.reverse_plans.values():
+            if not plan.code:
+                return  # an interpreted sweep reads any value: keep them all
+            kept |= plan.code_reads
+        generated = replay_codegen.forward_code(self, kept)
+        if generated is not None:
+            self.generated, self.forward_source = generated
+            self.kept = frozenset(kept)
 
     def interpret(self, arrays: list[Any]) -> tuple[list[Any] | None, Guard | None, Any]:
         """:meth:`forward` one step at a time, without the generated code."""
@@ -119,6 +146,8 @@ class Recording:
             env[slot] = a
         for slot, variable in self.variables:
             env[slot] = variable._data
+        for (slot, _), a in zip(self.variables, arrays[len(self.input_slots) :]):
+            env[slot] = a
         step = None
         try:
             for table, guards in self.segments:
@@ -242,7 +271,7 @@ class Compiled:
         for recording in self.recordings.get(key, ()):
             env, guard, new = recording.forward(arrays)
             if guard is None:
-                return self._finish(recording, env, inputs)
+                return self._finish(recording, env, inputs, recording.kept)
             failure = (guard, new)
         if failure is not None and self.on_guard_failure == "raise":
             guard, new = failure
@@ -260,7 +289,7 @@ class Compiled:
                 "on_guard_failure='retrace' to record that path too"
             )
         recording, env = self._trace(key, args, kwargs, inputs)
-        return self._finish(recording, env, inputs)
+        return self._finish(recording, env, inputs, None)
 
     def _trace(self, key: Any, args: Any, kwargs: Any, inputs: list[Tensor]) -> Any:
         trace = Trace()
@@ -279,14 +308,16 @@ class Compiled:
         del kept[self.max_recordings :]
         return recording, trace.env
 
-    def _finish(self, recording: Recording, env: list[Any], inputs: list[Tensor]) -> Any:
+    def _finish(
+        self, recording: Recording, env: list[Any], inputs: list[Tensor], kept: Any
+    ) -> Any:
         leaves, computed = recording.outputs_of(env, inputs)
         tapes = _active.get()
         if tapes and computed:
             from tapegrad.replay_sweep import Call
 
             variables = [v for _, v in recording.variables]
-            call = Call(recording, env, [*inputs, *variables])
+            call = Call(recording, env, [*inputs, *variables], kept)
             if recording.real_only:
                 _check_complex_rules(recording, call)
             for j in computed:

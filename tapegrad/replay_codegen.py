@@ -70,7 +70,12 @@ class _Scope:
         if name is not None and self.bound[name] is value:
             return name
         base = re.sub(r"\W", "_", hint) or "c"
-        if base[0].isdigit() or keyword.iskeyword(base) or base in ("env", "g", "free", "read"):
+        if (
+            base[0].isdigit()
+            or keyword.iskeyword(base)
+            or base in ("env", "g", "free", "read", "new")
+            or re.fullmatch(r"[vgt]\d+", base)
+        ):
             base = "_" + base
         name, n = base, 1
         while name in self.bound:
@@ -88,6 +93,50 @@ class _Scope:
         namespace: dict[str, Any] = {}
         exec(compile(factory, f"<tg.compile {label}>", "exec"), namespace)  # noqa: S102
         return namespace["_factory"](*(self.bound[n] for n in names))
+
+
+_LOCAL = re.compile(r"\b[vg]\d+\b")
+_ASSIGN = re.compile(r"^(\s+)([vg]\d+) (\+?=) (.*)$")
+
+
+def allocate(lines: list[str], pinned: set[str]) -> list[str]:
+    """``lines`` with the locals not in ``pinned`` renamed onto as few names as can hold them.
+
+    A value's local is given up after its last use and the next result takes it,
+    so each intermediate is freed as soon as nothing reads it (as in hand-written
+    NumPy, whose temporaries die at once), and NumPy's allocator hands the same
+    memory back warm. Only ``name = ...`` and ``name += ...`` lines assign.
+    """
+    last: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        for name in _LOCAL.findall(line):
+            last[name] = i
+    register: dict[str, str] = {}
+    free: list[str] = []
+    count = 0
+    out = []
+    for i, line in enumerate(lines):
+        match = _ASSIGN.match(line)
+        target = match.group(2) if match else None
+        used = set(_LOCAL.findall(line if match is None else match.group(4)))
+        renamed = _LOCAL.sub(lambda m: register.get(m.group(0), m.group(0)), line)
+        if match is not None:
+            expression = _LOCAL.sub(lambda m: register.get(m.group(0), m.group(0)), match.group(4))
+        for name in used:
+            if last[name] == i and name in register:
+                free.append(register.pop(name))
+        if target is not None and target not in pinned:
+            if target not in register:
+                if free:
+                    register[target] = free.pop()
+                else:
+                    register[target] = f"t{count}"
+                    count += 1
+            renamed = f"{match.group(1)}{register[target]} {match.group(3)} {expression}"
+            if last[target] == i:
+                free.append(register.pop(target))
+        out.append(renamed)
+    return out
 
 
 def _def_name(body: str) -> str:
@@ -117,8 +166,12 @@ def _params_expression(step: Any, scope: _Scope, local: Any) -> str:
     return f", **{{**{constant}, {', '.join(items)}}}"
 
 
-def forward_code(recording: Any) -> tuple[Any, str] | None:
-    """The generated forward of ``recording`` and its source, or None where it cannot be."""
+def forward_code(recording: Any, kept: Any = None) -> tuple[Any, str] | None:
+    """The generated forward of ``recording`` and its source, or None where it cannot be.
+
+    ``kept``: the slots the returned env holds (None: every slot); the others are
+    freed as soon as the forward has no more use for them, and read None.
+    """
     scope = _Scope()
     template = recording.template
     computed = {s.out for s in recording.steps}
@@ -161,9 +214,17 @@ def forward_code(recording: Any) -> tuple[Any, str] | None:
             call = f"{scope.bind(as_array, 'as_array')}({call})"
         lines.append(f"    v{step.out} = {call}")
         emit_guards(index)
-    env = ", ".join(local(slot) for slot in range(len(template)))
+    pinned = {f"v{s}" for s in inputs}
+    if kept is None:
+        pinned |= {f"v{s}" for s in computed}
+    else:
+        pinned |= {f"v{s}" for s in kept if s in computed}
+    env = ", ".join(
+        local(slot) if slot not in computed or f"v{slot}" in pinned else "None"
+        for slot in range(len(template))
+    )
     lines.append(f"    return [{env}], None, None")
-    source = "\n".join(lines) + "\n"
+    source = "\n".join([lines[0], *allocate(lines[1:], pinned)]) + "\n"
     return scope.build(source, f"forward of {recording.name}"), source
 
 
@@ -172,8 +233,11 @@ def _forward_hint(step: Any) -> str:
     return name if name.isidentifier() and name != "<lambda>" else step.primitive.name
 
 
-def sweep_code(plan: Any, env: list[Any], sources: tuple[int, ...]) -> tuple[Any, str] | None:
-    """The generated reverse sweep of a verified ``plan`` and its source, or None.
+def sweep_code(
+    plan: Any, env: list[Any], sources: tuple[int, ...]
+) -> tuple[Any, str, frozenset[int]] | None:
+    """The generated reverse sweep of a verified ``plan``, its source and the slots it
+    reads, or None.
 
     ``fn(env, g, free)`` returns the cotangents of ``sources`` (None where none
     reaches one); ``free`` clears ``env`` once read, as a freeing sweep drops values.
@@ -218,8 +282,8 @@ def sweep_code(plan: Any, env: list[Any], sources: tuple[int, ...]) -> tuple[Any
                 else:
                     rule_name = scope.bind(rule, hint)
                     expression = f"{rule_name}({g_out}, v{step.out}, {', '.join(args)}{params})"
-                reads = {g_out, f"v{step.out}", *args, *(f"v{s}" for _, _, s in step.refs)}
-                read_slots.update((step.out, *step.args, *(s for _, _, s in step.refs)))
+                reads = set(_LOCAL.findall(expression)) | ({g_out} if g_out == "g" else set())
+                read_slots.update(int(name[1:]) for name in reads if name[0] == "v")
                 if fix is not None:
                     fixed = scope.bind(_fixed_to, "fixed")
                     expression = f"{fixed}({expression}, {scope.bind(fix, f'dtype_{fix}')})"
@@ -249,7 +313,7 @@ def sweep_code(plan: Any, env: list[Any], sources: tuple[int, ...]) -> tuple[Any
     drops: dict[int, list[str]] = {}
     for name, index in last.items():
         value = env[int(name[1:])] if name != "g" else None
-        if name not in kept and getattr(value, "nbytes", 0) >= DROP_BYTES:
+        if name[0] == "v" and getattr(value, "nbytes", 0) >= DROP_BYTES:
             drops.setdefault(index, []).append(name)
     lines = ["def sweep(env, g, free):"]
     ordered = sorted(read_slots)
@@ -267,8 +331,9 @@ def sweep_code(plan: Any, env: list[Any], sources: tuple[int, ...]) -> tuple[Any
             lines.append(f"    del {', '.join(sorted(drops[index]))}")
     results = [names.get(s, "None") for s in sources]
     lines.append(f"    return ({', '.join(results)},)")
-    source = "\n".join(lines) + "\n"
-    return scope.build(source, "reverse sweep"), source
+    pinned = {f"v{s}" for s in ordered} | kept
+    source = "\n".join([lines[0], *allocate(lines[1:], pinned)]) + "\n"
+    return scope.build(source, "reverse sweep"), source, frozenset(read_slots)
 
 
 def _fixed_to(gx: Any, dtype: Any) -> Any:

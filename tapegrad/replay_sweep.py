@@ -35,11 +35,14 @@ _ndarray = np.ndarray
 class Call:
     """One replay's residuals (every step's value) and its inputs, kept for the gradient."""
 
-    __slots__ = ("recording", "env", "inputs", "wanted", "cache")
+    __slots__ = ("recording", "env", "kept", "inputs", "wanted", "cache")
 
-    def __init__(self, recording: Any, env: list[Any], inputs: list[Tensor]) -> None:
+    def __init__(
+        self, recording: Any, env: list[Any], inputs: list[Tensor], kept: frozenset[int] | None
+    ) -> None:
         self.recording = recording
         self.env = env
+        self.kept = kept  # the slots env holds (None: all)
         self.inputs = inputs
         # The inputs a gradient can be asked for: those some recording tape reads.
         self.wanted = frozenset(
@@ -87,7 +90,7 @@ class _Plan:
     ``fixes`` holds what the first sweep found each target needs.
     """
 
-    __slots__ = ("steps", "verified", "unread", "table", "code", "code_source")
+    __slots__ = ("steps", "verified", "unread", "table", "code", "code_source", "code_reads")
 
     def __init__(
         self, recording: Any, env: list[Any], out_slot: int, sources: tuple[int, ...]
@@ -129,6 +132,7 @@ class _Plan:
         # generated, False where it cannot be (the interpreted verified sweep serves).
         self.code: Any = None
         self.code_source: str | None = None
+        self.code_reads: frozenset[int] = frozenset()  # the slots the generated sweep reads
         # Values no step of the plan reads: a freeing sweep drops them at once.
         read = {a for step, _ in self.steps for a in (*step.args, step.out)}
         read |= {slot for step, _ in self.steps for _, _, slot in step.refs}
@@ -145,12 +149,19 @@ def _plan(recording: Any, env: list[Any], out_slot: int, sources: tuple[int, ...
 
 def _raw_vjp(call: Call, output: int, g: Any, wanted: list[int]) -> dict[int, Any]:
     recording, env = call.recording, call.env
-    if env is None:  # a freeing sweep passed this call before: replay its forward again
-        env, _, _ = recording.forward([x._data for x in call.inputs[: len(recording.input_slots)]])
     out_slot = recording.outputs[output][1]
     slots = _slots(call)
     sources = tuple(sorted({slots[k] for k in wanted}))
-    plan = _plan(recording, env, out_slot, sources)
+    plan = recording.reverse_plans.get((out_slot, sources))
+    if env is None or not (
+        call.kept is None
+        or (plan is not None and plan.code and plan.code_reads <= call.kept)
+    ):
+        # A freeing sweep passed this call before, or its forward kept only the values
+        # other sweeps read: replay the forward again, keeping every value.
+        env, _, _ = recording.forward([x._data for x in call.inputs], full=True)
+    if plan is None:
+        plan = _plan(recording, env, out_slot, sources)
     if not plan.steps:  # no differentiable path from the sources to this output
         return dict.fromkeys(wanted)
     # Like the eager sweep's freeing of passed entries: drop each value once passed.
@@ -162,7 +173,9 @@ def _raw_vjp(call: Call, output: int, g: Any, wanted: list[int]) -> dict[int, An
     if plan.verified and type(g) is _ndarray and not debug.anomaly_mode():
         if plan.code is None:
             generated = replay_codegen.sweep_code(plan, env, sources)
-            plan.code, plan.code_source = generated or (False, None)
+            plan.code, plan.code_source, plan.code_reads = generated or (False, None, frozenset())
+            if plan.code:
+                recording.keep_for_sweeps()
         if plan.code:
             by_source = dict(zip(sources, plan.code(env, g, free)))
             return {k: by_source[slots[k]] for k in wanted}
