@@ -72,6 +72,7 @@ class Recording:
         self.segments.append((_table(self.steps[start:]), []))
         self.guards = [guard for _, guard in trace.guards]
         self.guard_positions = trace.guards
+        self.nbytes = [getattr(value, "nbytes", 0) for value in trace.env]
         self.treedef, leaves = _tree_flatten(out)
         self.outputs: list[tuple[str, Any]] = []
         leaf_of_input = {slot: k for k, slot in enumerate(input_slots)}
@@ -130,6 +131,9 @@ class Recording:
         if self.generated is None or self.real_only:
             return
         kept = {slot for kind, slot in self.outputs if kind == "slot"}
+        # Large values are kept too: freeing them in the forward only to allocate as much
+        # again in the sweep costs more (fresh pages from the OS) than holding them.
+        kept |= {s for s, n in enumerate(self.nbytes) if n >= replay_codegen.DROP_BYTES}
         for plan in self.reverse_plans.values():
             if not plan.code:
                 return  # an interpreted sweep reads any value: keep them all
