@@ -125,7 +125,7 @@ def allocate(lines: list[str], pinned: set[str]) -> list[str]:
         for name in used:
             if last[name] == i and name in register:
                 free.append(register.pop(name))
-        if target is not None and target not in pinned:
+        if match is not None and target is not None and target not in pinned:
             if target not in register:
                 if free:
                     register[target] = free.pop()
@@ -143,10 +143,21 @@ def _def_name(body: str) -> str:
     return body.split("(", 1)[0].split()[-1]
 
 
+def _literal(value: Any) -> bool:
+    """Whether ``repr(value)`` reads back as an equal value of the same type."""
+    if value is None or type(value) in (bool, int, str):
+        return True
+    if type(value) is float:
+        return bool(np.isfinite(value))
+    return type(value) is tuple and all(_literal(v) for v in value)
+
+
 def _params_expression(step: Any, scope: _Scope, local: Any) -> str:
     """``**P`` for a step's params, with the traced arrays among them read from locals."""
     if not step.params:
         return ""
+    if not step.refs and all(k.isidentifier() and _literal(v) for k, v in step.params.items()):
+        return "".join(f", {k}={v!r}" for k, v in step.params.items())
     constant = scope.bind(step.params, f"{step.primitive.name}_params")
     if not step.refs:
         return f", **{constant}"
@@ -183,8 +194,10 @@ def forward_code(recording: Any, kept: Any = None) -> tuple[Any, str] | None:
         if slot in computed or slot in inputs:
             return f"v{slot}"
         value = template[slot]
-        if value is None or type(value) in (bool, int) or (
-            type(value) is float and np.isfinite(value)
+        if (
+            value is None
+            or type(value) in (bool, int)
+            or (type(value) is float and np.isfinite(value))
         ):
             return repr(value)
         return scope.bind(value, f"c{slot}")
@@ -206,7 +219,9 @@ def forward_code(recording: Any, kept: Any = None) -> tuple[Any, str] | None:
         args = ", ".join(local(a) for a in step.args)
         params = _params_expression(step, scope, local)
         if step.xp is np:
-            call = f"{scope.bind(step.primitive.numpy_forward, _forward_hint(step))}({args}{params})"
+            call = (
+                f"{scope.bind(step.primitive.numpy_forward, _forward_hint(step))}({args}{params})"
+            )
         else:
             forward = scope.bind(step.forward, f"{name}_forward")
             call = f"{forward}({scope.bind(step.xp, 'xp')}, {args}{params})"
@@ -276,7 +291,8 @@ def sweep_code(
                     hint += "_same_shape"
                 args = [f"v{s}" for s in step.args]
                 params = _params_expression(step, scope, lambda s: f"v{s}") if kind0 else ""
-                inlined = None if params else inline_rule(rule, [g_out, f"v{step.out}", *args], scope)
+                operands = [g_out, f"v{step.out}", *args]
+                inlined = None if params else inline_rule(rule, operands, scope)
                 if inlined is not None:
                     expression = inlined
                 else:

@@ -154,8 +154,7 @@ def _raw_vjp(call: Call, output: int, g: Any, wanted: list[int]) -> dict[int, An
     sources = tuple(sorted({slots[k] for k in wanted}))
     plan = recording.reverse_plans.get((out_slot, sources))
     if env is None or not (
-        call.kept is None
-        or (plan is not None and plan.code and plan.code_reads <= call.kept)
+        call.kept is None or (plan is not None and plan.code and plan.code_reads <= call.kept)
     ):
         # A freeing sweep passed this call before, or its forward kept only the values
         # other sweeps read: replay the forward again, keeping every value.
