@@ -176,7 +176,8 @@ class Recording:
             if step is None:
                 raise
             arrays = [env[a] for a in step.args]
-            raise type(exc)(step.primitive._explain(exc, arrays, step.params)) from exc
+            params = step.call_params(env)  # the replayed values, not the recorded ones
+            raise type(exc)(step.primitive._explain(exc, arrays, params)) from exc
         if debug.anomaly_mode():
             for step in self.steps:
                 inputs = tuple(env[a] for a in step.args)

@@ -1,0 +1,215 @@
+"""tg.compile's generated code (tapegrad/replay_codegen.py): on random programs of the op
+library, every call of a compiled function (the recording, the first replay with a
+checked sweep, the replays with generated forward and reverse code, and the lean forward
+that keeps only what the generated sweeps read) gives eager's values and gradients, with
+guards (a Python branch on a value, a shape that follows the values) failing and passing
+from call to call; and the generated code itself, unit by unit."""
+
+import numpy as np
+import pytest
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+from random_programs import describe, programs, run
+
+import tapegrad as tg
+from tapegrad import replay_codegen
+
+
+def _close(got, want, what):
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10, err_msg=what)
+
+
+def _guarded(program):
+    """The program, then Python that branches on a value and a mask whose size follows it."""
+
+    def f(*xs):
+        total = run(program, list(xs))
+        first = tg.reshape(xs[0], (-1,))
+        kept = first[first > 0.0]  # a shape guard: how many are positive
+        total = total + tg.sum(kept * kept)
+        if total > 1.0:  # a bool() guard
+            return total * 0.5, kept
+        return tg.tanh(total), kept
+
+    return f
+
+
+def _call(f, tensors):
+    """f's outputs and the gradients of their sum w.r.t. every input, through a tape."""
+    with tg.GradientTape() as tape:
+        tape.watch(tensors)
+        value, kept = f(*tensors)
+        loss = value + tg.sum(kept)
+    grads = tape.gradient(loss, tensors, unconnected_gradients="zero")
+    return [value.numpy(), kept.numpy()], [g.numpy() for g in grads]
+
+
+# Each example is eight calls of one compiled function: half the profile's examples.
+HALF = settings(max_examples=max(1, settings.default.max_examples // 2))
+
+
+@HALF
+@given(programs(), st.lists(st.integers(0, 2**32 - 1), min_size=6, max_size=6))
+def test_every_call_of_a_compiled_random_program_equals_eager(case, seeds):
+    program, inputs = case
+    note(describe(program, inputs))
+    f = _guarded(program)
+    compiled = tg.compile(f)
+    # Repeats of the same values come first (record, checked sweep, generated code, lean
+    # forward), then new values that move the guards, then the first values again.
+    values = [inputs] * 4
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        values.append([rng.uniform(-2, 2, np.shape(x)) for x in inputs])
+    values.append(inputs)
+    for n, call_values in enumerate(values):
+        tensors = [tg.tensor(x) for x in call_values]
+        want_values, want_grads = _call(f, tensors)
+        got_values, got_grads = _call(compiled, tensors)
+        for k, (got, want) in enumerate(zip(got_values, want_values)):
+            _close(got, want, f"call {n}: output {k}")
+        for k, (got, want) in enumerate(zip(got_grads, want_grads)):
+            _close(got, want, f"call {n}: gradient of input {k}")
+    recording = next(iter(compiled.recordings.values()))[0]
+    assert recording.generated is not None, "the forward fell back to the interpreter"
+    assert "def forward(" in compiled.source(*[tg.tensor(x) for x in inputs])
+
+
+def _chain(y, w, b):
+    for _ in range(3):
+        y = tg.tanh(y * w + b)
+    return tg.sum(y)
+
+
+def _watched_gradient(f, args, sources, persistent=False):
+    with tg.GradientTape(persistent=persistent) as tape:
+        tape.watch(sources)
+        out = f(*args)
+    return out, tape.gradient(out, sources)
+
+
+def test_the_generated_code_runs_from_the_second_gradient_on():
+    compiled = tg.compile(_chain)
+    y, w, b = (tg.tensor(np.linspace(-1, 1, 4) * k) for k in (1.0, 0.5, 0.25))
+    want = _watched_gradient(_chain, (y, w, b), [w, b])[1]
+    for call in range(4):
+        got = _watched_gradient(compiled, (y, w, b), [w, b])[1]
+        for g, e in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-13)
+    recording = compiled.recordings[next(iter(compiled.recordings))][0]
+    (plan,) = recording.reverse_plans.values()
+    assert plan.code and recording.kept is not None
+    source = compiled.source(y, w, b)
+    # One line per op: 3 x (multiply, add, tanh) and the sum; rules inlined.
+    assert source.count("tanh(") == 3 and "(1.0 - " in source
+    assert "for " not in source  # straight-line: no dispatch loop
+    # The lean forward drops what the sweep does not read (the products and sums).
+    assert "None" in source.split("def sweep")[0]
+
+
+def test_a_new_set_of_sources_after_the_lean_forward_replays_every_value():
+    # The forward keeps what the generated sweep for (w, b) reads; a gradient w.r.t. y
+    # alone needs another plan, checked on every value: the replay recomputes them.
+    compiled = tg.compile(_chain)
+    y, w, b = (tg.tensor(np.linspace(-1, 1, 4) * k) for k in (1.0, 0.5, 0.25))
+    for _ in range(3):
+        _watched_gradient(compiled, (y, w, b), [w, b])
+    for sources in ([y], [y, w, b], [b], [w, b]):
+        got = _watched_gradient(compiled, (y, w, b), sources)[1]
+        want = _watched_gradient(_chain, (y, w, b), sources)[1]
+        for g, e in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-13)
+
+
+def test_a_persistent_tape_sweeps_generated_code_twice_and_several_outputs():
+    def two(x, w):
+        h = tg.tanh(x * w)
+        return tg.sum(h * h), tg.sum(tg.exp(h) * w)
+
+    compiled = tg.compile(two)
+    x, w = tg.tensor([0.1, -0.4, 0.7]), tg.tensor([1.5, 0.5, -1.0])
+    for _ in range(4):
+        for f in (two, compiled):
+            with tg.GradientTape(persistent=True) as tape:
+                tape.watch([x, w])
+                a, b = f(x, w)
+            results = [tape.gradient(a, [x, w]), tape.gradient(b, [w]), tape.gradient(a, [x])]
+            if f is two:
+                want = results
+        for got_list, want_list in zip(results, want):
+            for g, e in zip(got_list, want_list):
+                np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-13)
+
+
+def test_a_guard_in_the_generated_forward_records_again_or_raises():
+    def f(x):
+        return tg.sum(x * 2.0) if tg.sum(x) > 0 else tg.sum(x * -3.0)
+
+    for on_failure in ("retrace", "raise"):
+        compiled = tg.compile(f, on_guard_failure=on_failure)
+        positive = tg.tensor([1.0, 2.0])
+        for _ in range(3):  # the generated forward runs the guard from the second call
+            assert compiled(positive).item() == 6.0
+        assert "check_value" in compiled.source(positive)
+        negative = tg.tensor([-1.0, -2.0])
+        if on_failure == "raise":
+            with pytest.raises(tg.GuardError, match="bool"):
+                compiled(negative)
+        else:
+            assert compiled(negative).item() == 9.0
+            assert compiled.traces == 2
+
+
+def test_errors_in_generated_replays_name_the_op():
+    # The generated forward gives way to the interpreted replay, whose error names the op.
+    compiled = tg.compile(lambda x, i: tg.take(x, i))
+    x = tg.tensor([1.0, 2.0, 3.0])
+    for _ in range(2):
+        compiled(x, np.array([0, 2]))
+    with pytest.raises(IndexError, match=r"getitem: index 7 .*array\(\[0, 7\]\)"):
+        compiled(x, np.array([0, 7]))
+
+
+def test_anomaly_mode_runs_the_checked_interpreted_replay():
+    compiled = tg.compile(lambda x: tg.sum(tg.log(x)))
+    for _ in range(3):
+        compiled(tg.tensor([1.0, 2.0]))
+    with tg.detect_anomaly(), pytest.raises(FloatingPointError, match="log"):
+        compiled(tg.tensor([-1.0, 2.0]))
+
+
+def test_allocate_reuses_a_local_once_its_value_is_dead():
+    lines = [
+        "    v3 = multiply(v0, v1)",
+        "    v4 = add(v3, v2)",
+        "    v5 = tanh(v4)",
+        "    v6 = multiply(v5, v3)",
+        "    return [v0, v5, v6]",
+    ]
+    assert replay_codegen.allocate(lines, {"v0", "v1", "v2", "v5", "v6"}) == [
+        "    t0 = multiply(v0, v1)",
+        "    t1 = add(t0, v2)",  # v3 is read again below: it keeps t0
+        "    v5 = tanh(t1)",
+        "    v6 = multiply(v5, t0)",
+        "    return [v0, v5, v6]",
+    ]
+
+
+def test_a_one_expression_lambda_rule_is_inlined_and_others_are_called():
+    scope = replay_codegen._Scope()
+    rule = lambda g, ans, x: g * (1.0 - ans * ans)  # noqa: E731
+    assert replay_codegen.inline_rule(rule, ["g5", "v5", "v4"], scope) == "(g5 * (1.0 - v5 * v5))"
+    offset = 2.0
+    closure = lambda g, ans, x: g * offset  # noqa: E731 - a free variable: called, not inlined
+    assert replay_codegen.inline_rule(closure, ["g", "a", "x"], scope) is None
+
+    def named(g, ans, x):
+        return g
+
+    assert replay_codegen.inline_rule(named, ["g", "a", "x"], scope) is None
+    # Globals the expression reads are bound under their own names.
+    from tapegrad.ops.arithmetic import _add
+
+    text = replay_codegen.inline_rule(_add.vjps[0], ["g1", "v2", "v0", "v1"], scope)
+    assert text == "(unbroadcast(g1, shape_of(v0)))"
+    assert scope.bound["unbroadcast"] is _add.vjps[0].__globals__["unbroadcast"]
