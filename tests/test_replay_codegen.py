@@ -92,7 +92,7 @@ def test_the_generated_code_runs_from_the_second_gradient_on():
     compiled = tg.compile(_chain)
     y, w, b = (tg.tensor(np.linspace(-1, 1, 4) * k) for k in (1.0, 0.5, 0.25))
     want = _watched_gradient(_chain, (y, w, b), [w, b])[1]
-    for call in range(4):
+    for _ in range(4):
         got = _watched_gradient(compiled, (y, w, b), [w, b])[1]
         for g, e in zip(got, want):
             np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-13)
@@ -213,3 +213,14 @@ def test_a_one_expression_lambda_rule_is_inlined_and_others_are_called():
     text = replay_codegen.inline_rule(_add.vjps[0], ["g1", "v2", "v0", "v1"], scope)
     assert text == "(unbroadcast(g1, shape_of(v0)))"
     assert scope.bound["unbroadcast"] is _add.vjps[0].__globals__["unbroadcast"]
+
+
+def test_the_generated_code_shown_in_docs_replay_md_is_what_it_prints(capsys):
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).parent.parent / "docs" / "replay.md").read_text()
+    section = text.split("## Seeing the generated code", 1)[1]
+    code, printed = re.findall(r"^```(?:python)?\n(.*?)^```$", section, re.M | re.S)[:2]
+    exec(compile(code, "docs/replay.md", "exec"), {})
+    assert capsys.readouterr().out.rstrip() == printed.rstrip()
