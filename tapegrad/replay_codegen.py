@@ -401,32 +401,55 @@ _SCOPED = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp
 def inline_rule(rule: Any, arguments: list[str], scope: _Scope) -> str | None:
     """``rule(*arguments)`` as the rule's own expression, or None when it is not a plain
     lambda of positional parameters (the sweep then calls it)."""
+    code = getattr(rule, "__code__", None)
+    if code is None:
+        return None
+    if code not in _templates:
+        _templates[code] = _template(rule)
+    template = _templates[code]
+    if template is None:
+        return None
+    text, arity, globals_read = template
+    if arity != len(arguments):
+        return None
+    names = {f"__arg{k}__": a for k, a in enumerate(arguments)}
+    for name in globals_read:
+        names[f"__global_{name}__"] = scope.bind(globals_read[name], name)
+    return _PLACEHOLDER.sub(lambda m: names[m.group(0)], text)
+
+
+_templates: dict[Any, Any] = {}  # code object -> (expression, arity, globals) or None
+_PLACEHOLDER = re.compile(r"__(?:arg\d+|global_\w+?)__")
+
+
+def _template(rule: Any) -> tuple[str, int, dict[str, Any]] | None:
+    """A rule's expression with placeholders for its parameters and the globals it reads."""
     node = _lambda_node(rule)
     if node is None:
         return None
     spec = node.args
     if spec.vararg or spec.kwarg or spec.kwonlyargs or spec.defaults or spec.posonlyargs:
         return None
-    if len(spec.args) != len(arguments):
-        return None
     if any(isinstance(n, _SCOPED) for n in ast.walk(node.body)):
         return None
-    renames = {a.arg: name for a, name in zip(spec.args, arguments)}
+    renames = {a.arg: f"__arg{k}__" for k, a in enumerate(spec.args)}
     names = rule.__globals__
     builtins = names.get("__builtins__", {})
     builtins = builtins if isinstance(builtins, dict) else vars(builtins)
+    globals_read: dict[str, Any] = {}
     for n in ast.walk(node.body):
         if isinstance(n, ast.Name) and n.id not in renames:
             if n.id in names:
-                renames[n.id] = scope.bind(names[n.id], n.id)
+                globals_read[n.id] = names[n.id]
             elif n.id in builtins:
-                renames[n.id] = scope.bind(builtins[n.id], n.id)
+                globals_read[n.id] = builtins[n.id]
             else:
                 return None
+            renames[n.id] = f"__global_{n.id}__"
 
     class Rename(ast.NodeTransformer):
         def visit_Name(self, n: ast.Name) -> Any:
             return ast.copy_location(ast.Name(id=renames[n.id], ctx=n.ctx), n)
 
     body = Rename().visit(copy.deepcopy(node.body))
-    return f"({ast.unparse(body)})"
+    return f"({ast.unparse(body)})", len(spec.args), globals_read
