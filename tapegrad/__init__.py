@@ -19,6 +19,7 @@ from tapegrad.ops import *  # noqa: F403 - the op library is the public namespac
 from tapegrad.ops import __all__ as _ops_all
 from tapegrad.replay import GuardError
 from tapegrad.replay import compile as compile  # tg.compile, like torch.compile
+from tapegrad.replay_fuse import FuseWarning
 from tapegrad.sites import redirect_numpy_warnings
 from tapegrad.tape import GradientTape
 from tapegrad.tensor import Tensor, Variable, tensor
@@ -32,6 +33,7 @@ redirect_numpy_warnings()
 __all__ = [
     "GradientTape",
     "GuardError",
+    "FuseWarning",
     "Tensor",
     "Variable",
     "checkpoint",

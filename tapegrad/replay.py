@@ -254,7 +254,9 @@ def _never_called(xp: Any, *arrays: Any, **params: Any) -> Any:
 class Compiled:
     """A function that replays its recorded tape; made by :func:`compile`."""
 
-    def __init__(self, f: Callable[..., Any], on_guard_failure: str, max_recordings: int):
+    def __init__(
+        self, f: Callable[..., Any], on_guard_failure: str, max_recordings: int, fuse: bool = False
+    ):
         if on_guard_failure not in ("retrace", "raise"):
             raise ValueError(
                 f"compile: on_guard_failure must be 'retrace' or 'raise', got {on_guard_failure!r}"
@@ -264,6 +266,11 @@ class Compiled:
         self.max_recordings = max_recordings
         self.recordings: dict[Any, list[Recording]] = {}
         self.traces = 0  # how many times f's Python ran
+        if fuse:  # tapegrad/replay_fuse.py: numba-compiled recordings
+            from tapegrad.replay_fuse import numba_or_warning
+
+            fuse = numba_or_warning()
+        self.fuse = fuse
         functools.update_wrapper(self, f)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -307,7 +314,10 @@ class Compiled:
         finally:
             _active.reset(token)
         self.traces += 1
-        recording = Recording(getattr(self.f, "__name__", "f"), trace, input_slots, out)
+        make = Recording
+        if self.fuse:
+            from tapegrad.replay_fuse import fused_recording as make
+        recording = make(getattr(self.f, "__name__", "f"), trace, input_slots, out)
         kept = self.recordings.setdefault(key, [])
         kept.insert(0, recording)
         del kept[self.max_recordings :]
@@ -396,6 +406,7 @@ def compile(  # noqa: A001 - the name users know from torch.compile / jax.jit
     *,
     on_guard_failure: str = "retrace",
     max_recordings: int = 8,
+    fuse: bool = False,
 ) -> Any:
     """Record ``f``'s tape once per input signature, then replay it on new inputs.
 
@@ -417,6 +428,10 @@ def compile(  # noqa: A001 - the name users know from torch.compile / jax.jit
         on_guard_failure: ``"retrace"`` (record the new path) or ``"raise"``
             (:class:`GuardError`).
         max_recordings: How many paths to keep per signature before the oldest is dropped.
+        fuse: Compile each recording of elementwise float64 ops into one numba loop, forward
+            and gradient (docs/replay.md); a recording it cannot compile replays as without
+            ``fuse``, after a :class:`~tapegrad.FuseWarning`. Needs numba
+            (``pip install 'tapegrad[fuse]'``); without it, one FuseWarning and plain replays.
 
     Returns:
         The compiled function (or a decorator making one), with ``f``'s name and docstring.
@@ -437,9 +452,9 @@ def compile(  # noqa: A001 - the name users know from torch.compile / jax.jit
     """
     if f is None:
         return functools.partial(
-            compile, on_guard_failure=on_guard_failure, max_recordings=max_recordings
+            compile, on_guard_failure=on_guard_failure, max_recordings=max_recordings, fuse=fuse
         )
-    return Compiled(f, on_guard_failure, max_recordings)
+    return Compiled(f, on_guard_failure, max_recordings, fuse)
 
 
 def _as_array(x: Any) -> Any:
