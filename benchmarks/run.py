@@ -38,11 +38,17 @@ from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
 from benchmarks import chain, harness, mlp, overhead, peers  # noqa: E402
+from benchmarks import mlp_train  # noqa: E402
 from benchmarks.harness import Result, Row  # noqa: E402
 
 SYSTEMS = ["numpy", "tapegrad", "tapegrad replay", "torch", "autograd", "mygrad", "jax jit"]
 PEER_MODULE = {"torch": "torch", "autograd": "autograd", "mygrad": "mygrad", "jax jit": "jax"}
 RESULTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+
+# Issue 18's rows: parameters held as Variables, and torch.compile as a peer.
+SYSTEMS.insert(SYSTEMS.index("tapegrad") + 1, "tapegrad variables")
+SYSTEMS.insert(SYSTEMS.index("torch") + 1, "torch compile")
+PEER_MODULE["torch compile"] = "torch"
 
 
 def _available(builders: dict[str, Callable[[], Any]], skip: set[str]) -> dict[str, Any]:
@@ -182,6 +188,31 @@ def run_suite(args: argparse.Namespace) -> list[Result]:
                 {"torch": "n/a (own allocator)", "jax jit": "n/a (own allocator)"},
             )
         )
+    if want("mlp-train"):
+        results.append(
+            _timed(
+                "mlp-train",
+                "MLP train step: nn.Linear x3, nn.cross_entropy, optim.SGD (256, 784) f32",
+                mlp_train.builders(),
+                max(rounds, 9) if quick else 25,
+                3,
+                "ms",
+                1,
+            )
+        )
+        results.append(
+            _memory(
+                "mlp-train-peak-memory",
+                "MLP train step: peak memory above inputs and parameters",
+                mlp_train.builders(),
+                ["numpy", "tapegrad", "tapegrad replay"],
+                {
+                    "torch": "n/a (own allocator)",
+                    "torch compile": "n/a (own allocator)",
+                    "jax jit": "n/a (own allocator)",
+                },
+            )
+        )
     if want("chain-100k"):
         results.append(
             _timed(
@@ -192,11 +223,17 @@ def run_suite(args: argparse.Namespace) -> list[Result]:
                 1,
                 "us/op",
                 100_002,
-                skip={"jax jit": "skipped (unrolled compile)"},
+                skip={
+                    "jax jit": "skipped (unrolled compile)",
+                    "torch compile": "skipped (unrolled compile)",
+                },
             )
         )
     if want("tape-1m") and not quick:
-        skip = {"jax jit": "skipped (unrolled compile)"}
+        skip = {
+            "jax jit": "skipped (unrolled compile)",
+            "torch compile": "skipped (unrolled compile)",
+        }
         if not args.full:
             skip.update(slow_peers)
         steps = 333_334
