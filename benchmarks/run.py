@@ -37,8 +37,7 @@ import platform  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
-from benchmarks import chain, harness, mlp, overhead, peers  # noqa: E402
-from benchmarks import mlp_train  # noqa: E402
+from benchmarks import chain, harness, mlp, mlp_train, overhead, peers  # noqa: E402
 from benchmarks.harness import Result, Row  # noqa: E402
 
 SYSTEMS = ["numpy", "tapegrad", "tapegrad replay", "torch", "autograd", "mygrad", "jax jit"]
