@@ -202,6 +202,8 @@ SYSTEM_LABELS = {
     "autograd": "HIPS autograd",
     "mygrad": "MyGrad",
     "jax jit": "JAX, jit",
+    "tapegrad variables": "tapegrad, eager, parameters as Variables",
+    "torch compile": "PyTorch, torch.compile",
 }
 
 

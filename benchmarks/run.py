@@ -37,15 +37,17 @@ import platform  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
-from benchmarks import chain, harness, mlp, overhead, peers  # noqa: E402
+from benchmarks import chain, harness, mlp, mlp_train, overhead, peers  # noqa: E402
 from benchmarks.harness import Result, Row  # noqa: E402
 
 SYSTEMS = [
     "numpy",
     "tapegrad",
+    "tapegrad variables",
     "tapegrad replay",
     "tapegrad fused",
     "torch",
+    "torch compile",
     "autograd",
     "mygrad",
     "jax jit",
@@ -53,7 +55,13 @@ SYSTEMS = [
 # numba compiles a recording as straight-line code: minutes for 100,000 steps, so the
 # fused row runs on the 500-step chain only (benchmarks/fuse_latency.py measures compiling).
 UNROLLED = "skipped (compiles the unrolled recording)"
-PEER_MODULE = {"torch": "torch", "autograd": "autograd", "mygrad": "mygrad", "jax jit": "jax"}
+PEER_MODULE = {
+    "torch": "torch",
+    "torch compile": "torch",
+    "autograd": "autograd",
+    "mygrad": "mygrad",
+    "jax jit": "jax",
+}
 RESULTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
 
@@ -194,6 +202,31 @@ def run_suite(args: argparse.Namespace) -> list[Result]:
                 {"torch": "n/a (own allocator)", "jax jit": "n/a (own allocator)"},
             )
         )
+    if want("mlp-train"):
+        results.append(
+            _timed(
+                "mlp-train",
+                "MLP train step: nn.Linear x3, nn.cross_entropy, optim.SGD (256, 784) f32",
+                mlp_train.builders(),
+                max(rounds, 9) if quick else 25,
+                3,
+                "ms",
+                1,
+            )
+        )
+        results.append(
+            _memory(
+                "mlp-train-peak-memory",
+                "MLP train step: peak memory above inputs and parameters",
+                mlp_train.builders(),
+                ["numpy", "tapegrad", "tapegrad replay"],
+                {
+                    "torch": "n/a (own allocator)",
+                    "torch compile": "n/a (own allocator)",
+                    "jax jit": "n/a (own allocator)",
+                },
+            )
+        )
     if want("chain-100k"):
         results.append(
             _timed(
@@ -204,11 +237,19 @@ def run_suite(args: argparse.Namespace) -> list[Result]:
                 1,
                 "us/op",
                 100_002,
-                skip={"jax jit": "skipped (unrolled compile)", "tapegrad fused": UNROLLED},
+                skip={
+                    "jax jit": "skipped (unrolled compile)",
+                    "torch compile": "skipped (unrolled compile)",
+                    "tapegrad fused": UNROLLED,
+                },
             )
         )
     if want("tape-1m") and not quick:
-        skip = {"jax jit": "skipped (unrolled compile)", "tapegrad fused": UNROLLED}
+        skip = {
+            "jax jit": "skipped (unrolled compile)",
+            "torch compile": "skipped (unrolled compile)",
+            "tapegrad fused": UNROLLED,
+        }
         if not args.full:
             skip.update(slow_peers)
         steps = 333_334

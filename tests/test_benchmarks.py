@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 import tapegrad as tg
-from benchmarks import chain, harness, mlp
+from benchmarks import chain, harness, mlp, mlp_train
 
 PEERS = {"torch": "torch", "autograd": "autograd", "mygrad": "mygrad"}
+COMPILING = {"jax jit", "torch compile"}  # seconds to minutes of compiling: not run here
 
 
 def _values(result):
@@ -29,7 +30,7 @@ def _values(result):
 def _systems(builders):
     for name, build in builders.items():
         module = PEERS.get(name)
-        if name == "jax jit" or (module and importlib.util.find_spec(module) is None):
+        if name in COMPILING or (module and importlib.util.find_spec(module) is None):
             continue
         yield name, build
 
@@ -68,6 +69,27 @@ def test_the_mlp_step_agrees_across_systems():
         np.testing.assert_allclose(loss, loss_ref, rtol=1e-5, err_msg=name)
         for g, r in zip(grads, grads_ref):
             np.testing.assert_allclose(g, r, rtol=1e-3, atol=1e-5, err_msg=name)
+
+
+def test_the_mlp_training_step_agrees_across_systems():
+    # The second call's loss and gradients follow the first call's update: equal values
+    # check the forward, the gradients and the SGD step (and a replay's first replay).
+    builders = mlp_train.builders()
+    reference = builders["numpy"]()
+    reference()
+    loss_ref, grads_ref = reference()
+    for name, build in _systems(builders):
+        run = build()
+        run()
+        loss, grads = _values(run())
+        np.testing.assert_allclose(loss, loss_ref, rtol=1e-5, err_msg=name)
+        for g, r in zip(grads, grads_ref):
+            np.testing.assert_allclose(g, r, rtol=1e-3, atol=1e-5, err_msg=name)
+
+
+@pytest.mark.parametrize("name", ["numpy", "tapegrad", "tapegrad replay"])
+def test_the_mlp_training_step_peak_memory_is_measured(name):
+    assert harness.peak_memory(mlp_train.builders()[name]()) > 0
 
 
 def test_the_harness_interleaves_and_reports_ratios():
