@@ -198,6 +198,7 @@ SYSTEM_LABELS = {
     "numpy": "hand-written NumPy",
     "tapegrad": "tapegrad, eager",
     "tapegrad replay": "tapegrad, replayed (tg.compile)",
+    "tapegrad fused": "tapegrad, fused (tg.compile(fuse=True), numba)",
     "torch": "PyTorch, eager",
     "autograd": "HIPS autograd",
     "mygrad": "MyGrad",
