@@ -69,10 +69,13 @@ def time_interleaved(
 
 def peak_memory(fn: Workload) -> int:
     """Bytes allocated at the peak of ``fn()`` above what was in use before it (tracemalloc)."""
-    fn()  # warm caches (compiled recordings, lazily built tables)
-    gc.collect()
     tracemalloc.start()
     try:
+        # Warm caches (compiled recordings, lazily built tables), traced: tracemalloc sees a
+        # free only of memory it saw allocated, so the arrays a call replaces (parameters a
+        # step updates into new arrays) must come from a traced call to count as freed.
+        fn()
+        gc.collect()
         before, _ = tracemalloc.get_traced_memory()
         tracemalloc.reset_peak()
         result = fn()

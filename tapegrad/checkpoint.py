@@ -27,6 +27,7 @@ from typing import Any
 from tapegrad import backend, random
 from tapegrad.custom_gradient import _concat_flat, _unpack
 from tapegrad.ops.primitive import Primitive, raw
+from tapegrad.record import keep_values
 from tapegrad.sweep import _pack
 from tapegrad.sweep_raw import current_sweep
 from tapegrad.tape import INPUTS, OUTPUT, RECORDING, TRACING, GradientTape, _flatten, active_tapes
@@ -90,7 +91,11 @@ def checkpoint(f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
             return f(*args, **kwargs)
         rng = _rng_state()
         marks = [(t, len(t._entries)) for t in recording]
-        out = f(*args, **kwargs)
+        token = keep_values.set(True)  # _take_back returns Tensors the entries read
+        try:
+            out = f(*args, **kwargs)
+        finally:
+            keep_values.reset(token)
         name = f"checkpoint[{getattr(f, '__name__', 'f')}]"
         outputs = _check_outputs(out, name)  # before the tapes change
         inputs = _take_back(marks)

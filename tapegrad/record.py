@@ -8,6 +8,7 @@ tapegrad/tape.py).
 
 from __future__ import annotations
 
+import contextvars
 import copy
 import sys
 from collections.abc import Sequence
@@ -15,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend
+from tapegrad import backend, debug
 from tapegrad.sites import inside_package
 from tapegrad.tape import RECORDING, STOPPED, TRACING, GradientTape, _active, _reads
 from tapegrad.tensor import Tensor, Variable
@@ -73,8 +74,11 @@ def record(
             code = None
             break
         code = frame.f_code
+    saved = output
+    if primitive.unsaved is not None:
+        inputs, arrays, saved = _drop_unread(primitive, inputs, arrays, output, targets)
     entry = (
-        primitive, inputs, arrays, output, params or _NO_PARAMS, versions, code,
+        primitive, inputs, arrays, saved, params or _NO_PARAMS, versions, code,
         -1 if frame is None else frame.f_lasti,
     )  # fmt: skip
     if versions:
@@ -94,6 +98,70 @@ def _watch_read_variables(
             if _reads(tape, inputs[k]):
                 tape._add_watched(inputs[k])
 
+
+# The smallest NumPy array a tape drops when no gradient rule reads it (Primitive.saves):
+# smaller ones cost more to replace than they keep.
+DROP_BYTES = 1 << 16
+
+# True while every value must stay readable from the entries (tg.checkpoint's forward and
+# odeint's probe find the Tensors a function reads in the entries, and use their values).
+keep_values: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "tapegrad_keep_values", default=False
+)
+
+
+def _drop_unread(
+    primitive: Any,
+    inputs: tuple[Any, ...],
+    arrays: Sequence[Any],
+    output: Tensor,
+    targets: Sequence[GradientTape],
+) -> tuple[tuple[Any, ...], Sequence[Any], Tensor]:
+    """``inputs``, ``arrays`` and ``output`` with each large NumPy value no gradient rule
+    of ``primitive`` reads replaced by a placeholder of its shape and dtype (same id), so
+    that the tape does not keep it alive. Only Tensors the tapes read are replaced: a
+    constant, or a Variable (its owner keeps it), stays."""
+    drop = [
+        k
+        for k in primitive.unsaved
+        if k < len(inputs)
+        and type(inputs[k]) is Tensor
+        and type(arrays[k]) is _ndarray
+        and arrays[k].nbytes >= DROP_BYTES
+        and any(inputs[k]._id in tape._watched for tape in targets)
+    ]
+    data = output._data
+    drop_output = not primitive.saves_output and type(data) is _ndarray
+    drop_output = drop_output and data.nbytes >= DROP_BYTES
+    if not (drop or drop_output) or keep_values.get() or debug.anomaly_mode():
+        # (anomaly detection's messages describe the saved values)
+        return inputs, arrays, output
+    if drop:
+        inputs, arrays = list(inputs), list(arrays)
+        for k in drop:
+            inputs[k] = _placeholder(inputs[k])
+            arrays[k] = inputs[k]._data
+        inputs = tuple(inputs)
+    return inputs, arrays, _placeholder(output) if drop_output else output
+
+
+def _placeholder(t: Tensor) -> Tensor:
+    """A Tensor with ``t``'s id, shape and dtype whose array holds no memory of its own
+    (one element broadcast to the shape, read-only)."""
+    key = (t._data.shape, t._data.dtype)
+    array = _placeholders.get(key)
+    if array is None:
+        if len(_placeholders) > 256:
+            _placeholders.clear()
+        array = _placeholders[key] = np.broadcast_to(np.zeros((), key[1]), key[0])
+    p = _new(Tensor)
+    p._data, p._id = array, t._id
+    return p
+
+
+_placeholders: dict[tuple[Any, Any], Any] = {}
+_ndarray = np.ndarray
+_new = object.__new__
 
 # The commonest results: no need to ask the backend.
 _FLOAT64, _FLOAT32 = np.dtype(np.float64), np.dtype(np.float32)

@@ -37,7 +37,7 @@ _add = Primitive(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: unbroadcast(g, shape_of(y)),
 )
-_add.defvjp_same_shape(passthrough, passthrough)
+_add.defvjp_same_shape(passthrough, passthrough).saves()  # the rules read shapes only
 
 
 def add(x: ArrayLike, y: ArrayLike) -> Tensor:
@@ -62,7 +62,7 @@ _subtract = Primitive(
     lambda g, ans, x, y: unbroadcast(g, shape_of(x)),
     lambda g, ans, x, y: -unbroadcast(g, shape_of(y)),  # negating the smaller array
 )
-_subtract.defvjp_same_shape(passthrough, lambda g, ans, x, y: -g)
+_subtract.defvjp_same_shape(passthrough, lambda g, ans, x, y: -g).saves()
 
 
 def subtract(x: ArrayLike, y: ArrayLike) -> Tensor:
@@ -183,7 +183,7 @@ def power(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 _negative = Primitive(
     "negative", lambda xp, x: xp.negative(x), numpy=np.negative, complex_rules=True
-).defvjp(lambda g, ans, x: -g)
+).defvjp(lambda g, ans, x: -g).saves()
 
 
 def negative(x: ArrayLike) -> Tensor:

@@ -25,6 +25,7 @@ _exp = (
     Primitive("exp", lambda xp, x: xp.exp(x), numpy=np.exp, complex_rules=True)
     .defvjp(lambda g, ans, x: g * ans.conjugate())
     .defvjp_same_shape(lambda g, ans, x: g * ans)
+    .saves(output=True)
 )
 
 
@@ -198,6 +199,7 @@ _tanh = (
     Primitive("tanh", lambda xp, x: xp.tanh(x), numpy=np.tanh, complex_rules=True)
     .defvjp(lambda g, ans, x: g * (1.0 - ans * ans).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g * (1.0 - ans * ans))
+    .saves(output=True)
 )
 
 
@@ -284,6 +286,7 @@ _sigmoid = (
     Primitive("sigmoid", _sigmoid_forward, complex_rules=True)
     .defvjp(lambda g, ans, x: g * (ans * (1.0 - ans)).conjugate())
     .defvjp_same_shape(lambda g, ans, x: g * (ans * (1.0 - ans)))
+    .saves(output=True)
 )
 
 
@@ -307,7 +310,7 @@ _relu = Primitive("relu", lambda xp, x: xp.maximum(x, 0), complex_rules=False).d
     lambda g, ans, x: g * ops.astype(ops.greater(ans, 0), g.dtype)
 )
 # NumPy multiplies by a boolean mask directly: one pass less than the cast.
-_relu.defvjp_same_shape(lambda g, ans, x: g * (ans > 0))
+_relu.defvjp_same_shape(lambda g, ans, x: g * (ans > 0)).saves(output=True)
 
 
 def relu(x: ArrayLike) -> Tensor:

@@ -73,7 +73,7 @@ _matmul = Primitive(
 _matmul.defvjp(
     lambda g, ans, x, y: _matmul_vjp(0, g, ans, x, y),
     lambda g, ans, x, y: _matmul_vjp(1, g, ans, x, y),
-)
+).saves(0, 1)
 
 
 def matmul(x: ArrayLike, y: ArrayLike) -> Tensor:

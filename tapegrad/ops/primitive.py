@@ -71,7 +71,7 @@ class Primitive:
         "name", "forward", "numpy_forward", "vjps", "argnum_rule", "argnum_rules",
         "same_shape_vjps", "ruled_inputs", "differentiable", "explain", "replayable",
         "complex_rules",
-        "value_dependent_shape",
+        "value_dependent_shape", "unsaved", "saves_output",
     )  # fmt: skip
 
     def __init__(
@@ -102,6 +102,9 @@ class Primitive:
         self.replayable = replayable
         self.complex_rules = complex_rules
         self.value_dependent_shape = value_dependent_shape
+        # What the rules do not read (see saves): None keeps every value.
+        self.unsaved: tuple[int, ...] | None = None
+        self.saves_output = True
 
     def defvjp(self, *rules: Rule | None) -> Primitive:
         """Declare one VJP rule per positional input (None: that input has no gradient)."""
@@ -125,6 +128,21 @@ class Primitive:
         shape (it checks only the dtype); tests/test_fast_rules.py checks them against
         the general rules."""
         self.same_shape_vjps = rules
+        return self
+
+    def saves(self, *inputs: int, output: bool = False) -> Primitive:
+        """Declare which values the gradient rules read: the inputs numbered ``inputs``,
+        and the output when ``output``; of the others they read only the shape and dtype.
+
+        A tape then keeps no large array it does not need (NumPy arrays of
+        ``record.DROP_BYTES`` or more; it keeps their shape and dtype), so memory is freed
+        when the user's own references go, as in hand-written NumPy. Undeclared
+        primitives keep every value. tests/test_saved_values.py checks each declaration
+        by running the rules on arrays of NaN in place of the values declared unread.
+        """
+        arity = len(self.vjps)
+        self.unsaved = tuple(k for k in range(arity) if k not in inputs)
+        self.saves_output = output
         return self
 
     def rule(self, k: int) -> Rule | None:

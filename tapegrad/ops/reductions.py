@@ -48,6 +48,7 @@ _sum = Primitive(
     lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims),
     complex_rules=True,
 ).defvjp(lambda g, ans, x, axis, keepdims: expand_reduced(g, shape_of(x), axis, keepdims))
+_sum.saves()
 
 
 def sum(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:  # noqa: A001

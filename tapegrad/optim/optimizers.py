@@ -4,7 +4,8 @@ Adagrad are in adaptive.py; checks and state dicts in state.py).
 An optimizer holds a list of Variables and, per Variable, a little state
 (momentum buffers, moment estimates, a step count). ``apply_gradients(grads)``
 takes one gradient per Variable, in order, skipping ``None``. Updates work on
-the backend arrays and go through ``Variable.assign``, outside any tape.
+the backend arrays and go through ``Variable.assign``, outside any tape (a new NumPy
+array an update made is kept as it is, not copied).
 Hyperparameters are Python floats, so a float32 Variable stays float32.
 
 Complex Variables train as PyTorch's do: the gradient is dL/dx + i dL/dy
@@ -126,7 +127,11 @@ class Optimizer:
                 new = self._updated(xp, _as_real(xp, v._data), _as_real(xp, g), state, lr)
                 v.assign(new[..., 0] + 1j * new[..., 1])
             else:
-                v.assign(self._updated(xp, v._data, g, state, lr))
+                new = self._updated(xp, v._data, g, state, lr)
+                if _owned(new, v, g, state):
+                    v._replace(new, "apply_gradients")  # an array of its own: no copy
+                else:
+                    v.assign(new)
         self.iterations += 1
 
     def _updated(self, xp: Any, p: Any, g: Any, state: dict[str, Any], lr: float) -> Any:
@@ -186,6 +191,19 @@ class Optimizer:
             f"{type(self).__name__}({settings})  # {count(len(self.variables), 'variable')}, "
             f"{count(self.iterations, 'update')}"
         )
+
+
+def _owned(new: Any, v: Variable, g: Any, state: dict[str, Any]) -> bool:
+    """Whether an update's result is a new NumPy array of the Variable's dtype that nothing
+    else holds (not a view, the gradient, or optimizer state), so the Variable can keep it."""
+    return (
+        type(new) is np.ndarray
+        and new.base is None
+        and new.dtype == v.dtype
+        and new is not v._data
+        and new is not g
+        and all(new is not value for value in state.values())
+    )
 
 
 def _as_real(xp: Any, a: Any) -> Any:
@@ -256,7 +274,9 @@ class SGD(Optimizer):
                 buffer = self.momentum * buffer + (1.0 - self.dampening) * g
             state["momentum_buffer"] = buffer
             g = g + self.momentum * buffer if self.nesterov else buffer
-        return p - lr * g
+        new = g * -lr  # then p added in place: one array allocated, as by p -= lr * g
+        new += p
+        return new
 
 
 class Adam(Optimizer):

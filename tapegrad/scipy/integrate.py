@@ -29,7 +29,7 @@ import scipy.integrate
 from tapegrad import backend, ops
 from tapegrad.ops.primitive import Primitive, raw, shape_of
 from tapegrad.ops.rule_helpers import result_dtype
-from tapegrad.record import is_recorded
+from tapegrad.record import is_recorded, keep_values
 from tapegrad.tape import INPUTS, OUTPUT, GradientTape, _active
 from tapegrad.tensor import Tensor
 
@@ -240,9 +240,13 @@ def _captured(
               for k, a in enumerate(args)]  # fmt: skip
     y = Tensor(np.asarray(backend.to_host(raw(y0)), dtype=float))
     t0 = float(backend.to_host(raw(t)).ravel()[0])
-    with _unrecorded(), GradientTape(watch_accessed_variables=True) as probe:
-        probe._watched |= outer
-        _ = func(t0, y, *values) if tfirst else func(y, t0, *values)
+    token = keep_values.set(True)  # the Tensors found in the entries become parameters
+    try:
+        with _unrecorded(), GradientTape(watch_accessed_variables=True) as probe:
+            probe._watched |= outer
+            _ = func(t0, y, *values) if tfirst else func(y, t0, *values)
+    finally:
+        keep_values.reset(token)
     entries = [entry for entry in probe._entries if entry is not None]
     produced = {entry[OUTPUT]._id for entry in entries}
     variables = {v._id for v in probe.watched_variables()}
