@@ -49,7 +49,10 @@ CASES = {
     "tanh": [((3, 4),), ((),)],
     "exp": [((3, 4),), ((),)],
     "sigmoid": [((3, 4),), ((),)],
-    "sum": [((3, 4), {"axis": (1,), "keepdims": False}), ((3, 4), {"axis": None, "keepdims": True})],
+    "sum": [
+        ((3, 4), {"axis": (1,), "keepdims": False}),
+        ((3, 4), {"axis": None, "keepdims": True}),
+    ],
 }
 
 
@@ -84,9 +87,7 @@ def test_rules_do_not_read_the_values_declared_unread(name, shapes, mode):
     rules = [(k, primitive.rule(k)) for k in range(len(arrays))]
     if primitive.same_shape_vjps is not None and mode == "arrays":
         rules += [
-            (k, rule)
-            for k, rule in enumerate(primitive.same_shape_vjps)
-            if shapes[k] == ans.shape
+            (k, rule) for k, rule in enumerate(primitive.same_shape_vjps) if shapes[k] == ans.shape
         ]
     for k, rule in rules:
         expected = rule(wrap(g), wrap(ans), *map(wrap, arrays), **params)

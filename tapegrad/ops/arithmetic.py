@@ -181,9 +181,11 @@ def power(x: ArrayLike, y: ArrayLike) -> Tensor:
     return _power._binary(x, y)
 
 
-_negative = Primitive(
-    "negative", lambda xp, x: xp.negative(x), numpy=np.negative, complex_rules=True
-).defvjp(lambda g, ans, x: -g).saves()
+_negative = (
+    Primitive("negative", lambda xp, x: xp.negative(x), numpy=np.negative, complex_rules=True)
+    .defvjp(lambda g, ans, x: -g)
+    .saves()
+)
 
 
 def negative(x: ArrayLike) -> Tensor:
