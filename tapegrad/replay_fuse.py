@@ -33,6 +33,7 @@ from tapegrad.record import is_recorded
 from tapegrad.replay import Recording
 from tapegrad.replay_fuse_ops import HELPERS, OPS
 from tapegrad.replay_sweep import compiled_vjp
+from tapegrad.replay_trace import Guard
 from tapegrad.sweep_raw import current_sweep
 from tapegrad.tape import _active
 from tapegrad.tensor import Tensor
@@ -120,10 +121,12 @@ class FusedRecording(Recording):
             f"compiled[{name}]", self.primitive.forward, complex_rules=True
         ).defvjp_argnum(fused_vjp)
 
-    def forward(self, arrays: list[Any]) -> tuple[list[Any], Any, Any]:
+    def forward(
+        self, arrays: list[Any], full: bool = False
+    ) -> tuple[list[Any] | None, Guard | None, Any]:
         kernel = self.kernel
-        if not self.fused or debug.anomaly_mode():
-            return Recording.forward(self, arrays)
+        if full or not self.fused or debug.anomaly_mode():  # full: every step's value
+            return Recording.forward(self, arrays, full)
         for a in arrays:
             if type(a) is not _ndarray:
                 return Recording.forward(self, arrays)
