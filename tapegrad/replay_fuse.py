@@ -373,17 +373,35 @@ class Kernel:
                 lines.append(f"{target} = {op.forward(*args)}")
         return lines
 
-    def _reverse_lines(self, steps: list[Any]) -> list[str]:
+    def _reverse_lines(self, steps: list[Any], element: dict[int, str] | None = None) -> list[str]:
+        """The steps' VJPs in reverse. A scalar's cotangent ``g{slot}`` is summed in place
+        (across elements, too); an element's (``element``: its current name, updated
+        here) gets a new name per contribution, so each is assigned once: numba's SSA
+        reconstruction takes time quadratic in the length of a block for a name assigned
+        twice, minutes for a few hundred steps."""
+        element = {} if element is None else element
         lines = []
         for step, op in reversed(steps):
             if step.out not in self.path or not op.vjps:
+                continue
+            g = element.get(step.out) if self.kinds[step.out] == "full" else f"g{step.out}"
+            if g is None:  # no cotangent reaches this element value
                 continue
             args = [self.names[a] for a in step.args]
             for k, a in enumerate(step.args):
                 rule = op.vjps[k] if k < len(op.vjps) else None
                 if rule is None or a not in self.path:
                     continue
-                lines.append(f"g{a} += {rule(f'g{step.out}', self.names[step.out], *args)}")
+                term = rule(g, self.names[step.out], *args)
+                if self.kinds[a] != "full":
+                    lines.append(f"g{a} += {term}")
+                    continue
+                previous = element.get(a)
+                name = f"g{a}_{step.out}_{k}"
+                lines.append(
+                    f"{name} = {term}" if previous is None else f"{name} = {previous} + ({term})"
+                )
+                element[a] = name
         return lines
 
     def _generate(self) -> str:
@@ -426,7 +444,6 @@ class Kernel:
         body = head + pre + reductions + allocate
         first_loop = load + loop + write_full
         scalar_path = [s for s in self.path if self.kinds[s] == "scalar"]
-        full_path = [s for s in self.path if self.kinds[s] == "full"]
         cotangents = [f"g{s} = 0.0" for s in sorted(scalar_path)]
         cotangents += [f"e{j} = s{j}.ravel()" for j in range(len(self.seeds))]
         cotangents += [
@@ -438,14 +455,15 @@ class Kernel:
         for s in self.grad_sources:
             size = self.size if self.kinds[s] == "full" else 1
             results.append(f"r{s} = np.empty({size})")
-        element = [f"g{s} = 0.0" for s in sorted(full_path)]
+        seeded = {
+            slot: f"e{j}[i]" for j, (slot, _) in enumerate(self.seeds) if self.kinds[slot] == "full"
+        }
+        element = self._reverse_lines(self.loop, seeded)
         element += [
-            f"g{slot} = e{j}[i]"
-            for j, (slot, _) in enumerate(self.seeds)
-            if self.kinds[slot] == "full"
+            f"r{s}[i] = {seeded.get(s, '0.0')}"
+            for s in self.grad_sources
+            if self.kinds[s] == "full"
         ]
-        element += self._reverse_lines(self.loop)
-        element += [f"r{s}[i] = g{s}" for s in self.grad_sources if self.kinds[s] == "full"]
         if self.one_pass:
             gradient += block(body + cotangents + results, 4)
             gradient += ["    " + n] + block(first_loop + element, 8)
