@@ -14,6 +14,7 @@ import numpy as np
 from tapegrad import backend, ops, random
 from tapegrad.nn import init
 from tapegrad.nn.module import Module
+from tapegrad.ops.linalg import matmul_add
 from tapegrad.ops.primitive import normalize_axis, raw, shape_of
 from tapegrad.tensor import Tensor, Variable
 
@@ -44,8 +45,7 @@ def linear(x: ArrayLike, weight: ArrayLike, bias: ArrayLike | None = None) -> Te
             f"linear: input of shape {x_shape} does not fit a weight of shape {w_shape} "
             f"(the input's last dimension must be in_features = {w_shape[0] if w_shape else '?'})"
         )
-    out = ops.matmul(x, weight)
-    return out if bias is None else out + bias
+    return ops.matmul(x, weight) if bias is None else matmul_add(x, weight, bias)
 
 
 class Linear(Module):

@@ -136,7 +136,9 @@ class Primitive:
 
         A tape then keeps no large array it does not need (NumPy arrays of
         ``record.DROP_BYTES`` or more; it keeps their shape and dtype), so memory is freed
-        when the user's own references go, as in hand-written NumPy. Undeclared
+        when the user's own references go, as in hand-written NumPy. Whether there is
+        anything to drop is told from the sizes of the output and the first input (no
+        other input of an op declared so may be larger than its output). Undeclared
         primitives keep every value. tests/test_saved_values.py checks each declaration
         by running the rules on arrays of NaN in place of the values declared unread.
         """
