@@ -253,9 +253,10 @@ def _soft_targets(
     log_probs: Tensor, target: Any, weight: Any, reduction: str, eps: float, axis: int
 ) -> Tensor:
     """Cross-entropy against class probabilities: ``-sum_c weight_c t_c log p_c``."""
-    probabilities = ops.asarray(raw(target), dtype=log_probs.dtype, like=log_probs)
-    if isinstance(target, Tensor) and target.dtype == log_probs.dtype:
-        probabilities = target  # keeps its gradient
+    if isinstance(target, Tensor):  # keeps its gradient, and a replay reads its values
+        probabilities = ops.astype(target, log_probs.dtype)
+    else:
+        probabilities = ops.asarray(raw(target), dtype=log_probs.dtype, like=log_probs)
     num_classes = log_probs.shape[axis]
     if eps:
         probabilities = probabilities * (1.0 - eps) + eps / num_classes

@@ -16,6 +16,7 @@ from tapegrad.nn import init
 from tapegrad.nn.module import Module
 from tapegrad.ops.linalg import matmul_add
 from tapegrad.ops.primitive import normalize_axis, raw, shape_of
+from tapegrad.tape import tracing
 from tapegrad.tensor import Tensor, Variable
 
 ArrayLike = Any
@@ -221,6 +222,9 @@ def embedding(indices: Any, weight: ArrayLike) -> Tensor:
         raise ValueError(
             f"embedding: indices must be integers, got {dtype} of shape {tuple(index.shape)}"
         )
+    if isinstance(indices, Tensor) and tracing():  # a guard, checked again by a replay
+        if bool(ops.all(ops.logical_and(indices >= 0, indices < num))):
+            return ops.take(weight, index, axis=0)
     host = backend.to_host(index)
     if host.size and (host.min() < 0 or host.max() >= num):
         raise ValueError(

@@ -92,3 +92,19 @@ def test_a_replay_reads_new_embedding_indices():
 
     calls = [(tg.tensor(RNG.integers(0, 6, 5)),) for _ in range(3)]
     _replays_equal_eager(looked_up, calls, [table])
+
+
+def test_a_replay_checks_new_embedding_indices():
+    table = tg.Variable(RNG.normal(size=(6, 2)))
+    looked_up = tg.compile(lambda indices: tg.sum(tg.nn.embedding(indices, table)))
+    looked_up(tg.tensor([0, 5, 2]))
+    with pytest.raises(ValueError, match=r"embedding: indices .* range over \[-1, 5\]"):
+        looked_up(tg.tensor([-1, 5, 2]))  # NumPy's take would wrap -1 around
+
+
+def test_a_replay_reads_new_soft_targets_of_another_dtype():
+    def soft(x, t):
+        return tg.nn.cross_entropy(x @ W, t)
+
+    targets = [RNG.dirichlet(np.ones(4), size=6).astype(np.float32) for _ in range(3)]
+    _replays_equal_eager(soft, [(X, tg.tensor(t)) for t in targets], [W])
