@@ -71,7 +71,7 @@ class Primitive:
         "name", "forward", "numpy_forward", "vjps", "argnum_rule", "argnum_rules",
         "same_shape_vjps", "ruled_inputs", "differentiable", "explain", "replayable",
         "complex_rules",
-        "value_dependent_shape", "unsaved", "saves_output",
+        "value_dependent_shape", "unsaved", "saves_output", "in_place_vjp",
     )  # fmt: skip
 
     def __init__(
@@ -94,6 +94,7 @@ class Primitive:
         self.vjps: tuple[Rule | None, ...] = ()
         self.argnum_rule: Rule | None = None
         self.same_shape_vjps: tuple[Rule, ...] | None = None
+        self.in_place_vjp: Rule | None = None
         self.ruled_inputs = 0  # inputs 0 .. ruled_inputs - 1 all have rules
         self.differentiable = differentiable
         self.explain = explain
@@ -128,6 +129,14 @@ class Primitive:
         shape (it checks only the dtype); tests/test_fast_rules.py checks them against
         the general rules."""
         self.same_shape_vjps = rules
+        return self
+
+    def defvjp_in_place(self, rule: Rule) -> Primitive:
+        """For a one-input primitive with a shortcut rule: ``rule(g, ans, x)``, the same
+        result written into ``g``. The raw sweep uses it when it holds the only reference
+        to ``g`` (an array of its own that a rule made), as NumPy reuses the temporary of
+        ``(g @ w.T) * mask``: no new array, and memory still in cache."""
+        self.in_place_vjp = rule
         return self
 
     def saves(self, *inputs: int, output: bool = False) -> Primitive:
