@@ -76,7 +76,13 @@ def record(
         code = frame.f_code
     saved = output
     if primitive.unsaved is not None:
-        inputs, arrays, saved = _drop_unread(primitive, inputs, arrays, output, targets)
+        # Only large arrays are dropped; an input larger than the output is a reduction's
+        # first, so two sizes tell whether there is anything to drop.
+        data, first = output._data, arrays[0] if arrays else None
+        if (type(data) is _ndarray and data.nbytes >= DROP_BYTES) or (
+            type(first) is _ndarray and first.nbytes >= DROP_BYTES
+        ):
+            inputs, arrays, saved = _drop_unread(primitive, inputs, arrays, output, targets)
     entry = (
         primitive, inputs, arrays, saved, params or _NO_PARAMS, versions, code,
         -1 if frame is None else frame.f_lasti,

@@ -11,6 +11,7 @@ replays (tapegrad/replay_sweep.py) use the same helpers.
 from __future__ import annotations
 
 import contextvars
+import sys
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from tapegrad.tape import RECORDING, Entry, _active
 from tapegrad.tensor import Tensor
 
 _ndarray, _generic = np.ndarray, np.generic
+_refcount = sys.getrefcount
 
 
 # Whether the running sweep drops each entry once passed (a non-persistent tape's one
@@ -104,7 +106,18 @@ def sweep_raw(
                 # A shortcut keeps the cotangent's shape, which is the output's: only
                 # the dtype can differ from the input's (float32 + float64 -> float64).
                 rule = shortcuts[k]
-                gx = g if rule is passthrough else rule(g, ans, *arrays)
+                if rule is passthrough:
+                    gx = g
+                elif (
+                    primitive.in_place_vjp is not None
+                    and g.base is None
+                    and _refcount(g) == 2  # this frame's name, and the call's argument
+                    and g.dtype is data.dtype
+                    and g.flags.writeable
+                ):
+                    gx = primitive.in_place_vjp(g, ans, *arrays)
+                else:
+                    gx = rule(g, ans, *arrays)
                 if type(gx) is not _ndarray or gx.dtype is not data.dtype:
                     gx = check_raw(primitive, k, gx, data)
             else:

@@ -347,6 +347,11 @@ def _flatten(nest: Any) -> list[Any]:
     return [nest]
 
 
+def tracing() -> bool:
+    """Whether tg.compile is recording a function (its trace is among the active tapes)."""
+    return any(t._mode is TRACING for t in _active.get())
+
+
 def active_tapes() -> tuple[GradientTape, ...]:
     """The tapes entered in this thread/context, innermost last."""
     return _active.get()

@@ -15,7 +15,9 @@ import tapegrad as tg
 
 def live_tensors() -> int:
     gc.collect()
-    return sum(1 for obj in gc.get_objects() if isinstance(obj, tg.Tensor))
+    # type(), not isinstance: isinstance asks a dead weakref.proxy (other libraries keep
+    # some) for its __class__ and raises ReferenceError.
+    return sum(1 for obj in gc.get_objects() if issubclass(type(obj), tg.Tensor))
 
 
 def live_tensor_bytes() -> int:
@@ -23,7 +25,7 @@ def live_tensor_bytes() -> int:
     gc.collect()
     buffers = {}
     for obj in gc.get_objects():
-        if isinstance(obj, tg.Tensor):
+        if issubclass(type(obj), tg.Tensor):
             base = obj.data
             while isinstance(base.base, np.ndarray):
                 base = base.base

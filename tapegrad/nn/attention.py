@@ -51,7 +51,9 @@ def _attend(
     if additive is not None:
         scores = scores + additive
     if allowed is not None:
-        scores = ops.where(ops.asarray(allowed, like=scores), scores, -math.inf)
+        if not isinstance(allowed, Tensor):
+            allowed = ops.asarray(allowed, like=scores)
+        scores = ops.where(allowed, scores, -math.inf)
     weights = ops.softmax(scores, axis=-1)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True, generator)
@@ -108,15 +110,16 @@ def scaled_dot_product_attention(
             f"scaled_dot_product_attention: dropout_p must be in [0, 1), got {dropout_p}"
         )
     length, source = q_shape[-2], k_shape[-2]
-    allowed = additive = None
+    allowed: Any = None  # True where a query may attend to a key
+    additive = None
     if is_causal:
         if attn_mask is not None:
             raise ValueError("scaled_dot_product_attention: pass attn_mask or is_causal, not both")
         allowed = _causal(length, source)
     elif attn_mask is not None:
         _check_broadcast(attn_mask, (length, source), "scaled_dot_product_attention", "attn_mask")
-        if _is_boolean(attn_mask):
-            allowed = raw(attn_mask)
+        if _is_boolean(attn_mask):  # a Tensor stays one: a tg.compile replay reads it
+            allowed = attn_mask if isinstance(attn_mask, Tensor) else raw(attn_mask)
         else:
             additive = attn_mask
     query = query if isinstance(query, Tensor) else ops.asarray(query)
@@ -334,6 +337,8 @@ class MultiheadAttention(Module):
 def _additive(mask: Any, like: Tensor) -> Tensor:
     """A PyTorch MultiheadAttention mask as scores to add: -inf where a boolean is True."""
     if _is_boolean(mask):
+        if isinstance(mask, Tensor):  # recorded: a tg.compile replay reads the new mask
+            return ops.astype(ops.where(mask, -np.inf, 0.0), like.dtype)
         data = raw(mask)
         host = backend.to_host(data) if hasattr(data, "shape") else np.asarray(data)
         return ops.asarray(np.where(host, -np.inf, 0.0), dtype=like.dtype, like=like)

@@ -9,6 +9,7 @@ checked before anything is computed (so nothing is recorded on a bad call).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,7 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.nn.losses import as_tensor, check_reduction, check_weight, host, reduce
 from tapegrad.ops.primitive import raw, shape_of
+from tapegrad.tape import tracing
 from tapegrad.tensor import Tensor
 
 ArrayLike = Any
@@ -41,33 +43,57 @@ def _check_input(x: Tensor, op: str, labels: Any) -> None:
         )
 
 
-def _check_labels(labels: Any, x: Tensor, op: str, ignore_index: int) -> np.ndarray:
-    """The labels on the host, checked: integers, the input's shape without C, in range."""
-    found = host(labels)
-    num_classes = x.shape[0] if x.ndim == 1 else x.shape[1]
-    if found.dtype.kind not in "iu":
+@dataclass
+class _Labels:
+    """Checked class labels, flattened: ``kept`` (not ``ignore_index``) and ``index`` (the
+    label, 0 where ignored). From a Tensor inside tg.compile's trace they are recorded ops
+    on it, so that a replay reads the new labels; otherwise host arrays."""
+
+    shape: tuple[int, ...]
+    kept: Any
+    index: Any
+    any_kept: bool
+
+
+def _labels(labels: Any, x: Tensor, op: str, ignore_index: int) -> _Labels:
+    """The labels checked: integers, the input's shape without C, in range."""
+    dtype = labels.dtype if hasattr(labels, "dtype") else np.asarray(labels).dtype
+    shape = shape_of(labels)
+    if np.dtype(dtype).kind not in "iu":
         raise ValueError(
-            f"{op}: labels must be integer class indices, got {found.dtype} of shape "
-            f"{found.shape} (logits of shape {x.shape})"
+            f"{op}: labels must be integer class indices, got {dtype} of shape "
+            f"{shape} (logits of shape {x.shape})"
         )
     expected = _label_shape(x.shape)
-    if found.shape != expected:
+    if shape != expected:
         raise ValueError(
-            f"{op}: labels of shape {found.shape} do not match logits of shape {x.shape}; "
+            f"{op}: labels of shape {shape} do not match logits of shape {x.shape}; "
             f"expected labels of shape {expected}"
         )
-    kept = found[found != ignore_index]
-    if kept.size and (kept.min() < 0 or kept.max() >= num_classes):
+    num_classes = x.shape[0] if x.ndim == 1 else x.shape[1]
+    if isinstance(labels, Tensor) and tracing():
+        # Recorded, and read by bool(): guards, which a replay checks on its labels.
+        flat = ops.reshape(labels, (-1,))
+        kept = flat != ignore_index
+        valid = ops.logical_or(ops.logical_and(flat >= 0, flat < num_classes), ~kept)
+        if bool(ops.all(valid)):
+            return _Labels(shape, kept, ops.where(kept, flat, 0), bool(ops.any(kept)))
+    found = host(labels)
+    flat_found = found.reshape(-1)
+    kept_found = flat_found != ignore_index
+    chosen = flat_found[kept_found]
+    if chosen.size and (chosen.min() < 0 or chosen.max() >= num_classes):
         raise ValueError(
-            f"{op}: labels range over [{kept.min()}, {kept.max()}], outside "
+            f"{op}: labels range over [{chosen.min()}, {chosen.max()}], outside "
             f"[0, {num_classes}) for logits of shape {x.shape}"
             + (
                 f" (ignore_index={ignore_index} aside)"
-                if ignore_index != -100 or kept.size != found.size
+                if ignore_index != -100 or chosen.size != found.size
                 else ""
             )
         )
-    return found
+    index = np.where(kept_found, flat_found, 0)
+    return _Labels(shape, kept_found, index, bool(chosen.size))
 
 
 def _check_weight(weight: Any, num_classes: int, op: str) -> None:
@@ -83,18 +109,15 @@ def _weight_tensor(weight: Any, like: Tensor) -> Tensor:
     return ops.asarray(raw(weight), dtype=like.dtype, like=like)
 
 
-def _picked_nll(
-    log_probs: Tensor, labels: np.ndarray, weight: Any, ignore_index: int
-) -> tuple[Tensor, Tensor]:
+def _picked_nll(log_probs: Tensor, labels: _Labels, weight: Any) -> tuple[Tensor, Tensor]:
     """Per label: ``-weight[y] * log_probs[y]`` (0 where ignored), and the weights used."""
     flat = _classes_last(log_probs)
-    host_labels = labels.reshape(-1)
-    kept = host_labels != ignore_index
-    safe = np.where(kept, host_labels, 0)
-    index = ops.asarray(safe.reshape(-1, 1), like=flat)
-    picked = ops.reshape(ops.take_along_axis(flat, index, axis=1), (-1,))
-    mask = ops.asarray(kept, dtype=flat.dtype, like=flat)
-    weights = mask if weight is None else ops.take(_weight_tensor(weight, flat), index[:, 0]) * mask
+    index = labels.index
+    if not isinstance(index, Tensor):
+        index = ops.asarray(index, like=flat)  # on the logits' device
+    picked = ops.reshape(ops.take_along_axis(flat, ops.reshape(index, (-1, 1)), axis=1), (-1,))
+    mask = _mask(labels, flat)
+    weights = mask if weight is None else ops.take(_weight_tensor(weight, flat), index) * mask
     return -picked * weights, weights
 
 
@@ -134,10 +157,10 @@ def nll_loss(
     check_reduction(reduction, "nll_loss")
     x = as_tensor(input)
     _check_input(x, "nll_loss", target)
-    labels = _check_labels(target, x, "nll_loss", ignore_index)
+    labels = _labels(target, x, "nll_loss", ignore_index)
     _check_weight(weight, x.shape[min(1, x.ndim - 1)], "nll_loss")
-    losses, weights = _picked_nll(x, labels, weight, ignore_index)
-    return _reduce_labelled(losses, weights, labels, ignore_index, reduction)
+    losses, weights = _picked_nll(x, labels, weight)
+    return _reduce_labelled(losses, weights, labels, reduction)
 
 
 def cross_entropy(
@@ -192,30 +215,34 @@ def cross_entropy(
     if found.dtype.kind == "f" and found.shape == x.shape:
         log_probs = ops.log_softmax(x, axis=class_axis)
         return _soft_targets(log_probs, target, weight, reduction, label_smoothing, class_axis)
-    labels = _check_labels(target, x, op, ignore_index)
+    labels = _labels(target, x, op, ignore_index)
     log_probs = ops.log_softmax(x, axis=class_axis)
-    losses, weights = _picked_nll(log_probs, labels, weight, ignore_index)
+    losses, weights = _picked_nll(log_probs, labels, weight)
     if label_smoothing:
         flat = _classes_last(log_probs)
         if weight is not None:
             flat = flat * _weight_tensor(weight, flat)
-        kept = ops.asarray(labels.reshape(-1) != ignore_index, dtype=flat.dtype, like=flat)
-        smooth = -ops.sum(flat, axis=1) * kept
+        smooth = -ops.sum(flat, axis=1) * _mask(labels, flat)
         eps = float(label_smoothing)
         losses = (1.0 - eps) * losses + (eps / num_classes) * smooth
-    return _reduce_labelled(losses, weights, labels, ignore_index, reduction)
+    return _reduce_labelled(losses, weights, labels, reduction)
 
 
-def _reduce_labelled(
-    losses: Tensor, weights: Tensor, labels: np.ndarray, ignore_index: int, reduction: str
-) -> Tensor:
+def _mask(labels: _Labels, like: Tensor) -> Tensor:
+    """1 for each label kept, 0 for each ignored, in ``like``'s dtype."""
+    if isinstance(labels.kept, Tensor):
+        return ops.astype(labels.kept, like.dtype)
+    return ops.asarray(labels.kept, dtype=like.dtype, like=like)
+
+
+def _reduce_labelled(losses: Tensor, weights: Tensor, labels: _Labels, reduction: str) -> Tensor:
     """PyTorch's reductions: ``"mean"`` is the sum over the sum of the kept labels' weights."""
     if reduction == "none":
         return ops.reshape(losses, labels.shape)
     total = ops.sum(losses)
     if reduction == "sum":
         return total
-    if not (labels != ignore_index).any():
+    if not labels.any_kept:
         # A mean over no label is nan, as in PyTorch, with a zero gradient (0/0 would
         # make it nan too, and one such batch would ruin every weight).
         return total * 0.0 + math.nan
@@ -226,9 +253,10 @@ def _soft_targets(
     log_probs: Tensor, target: Any, weight: Any, reduction: str, eps: float, axis: int
 ) -> Tensor:
     """Cross-entropy against class probabilities: ``-sum_c weight_c t_c log p_c``."""
-    probabilities = ops.asarray(raw(target), dtype=log_probs.dtype, like=log_probs)
-    if isinstance(target, Tensor) and target.dtype == log_probs.dtype:
-        probabilities = target  # keeps its gradient
+    if isinstance(target, Tensor):  # keeps its gradient, and a replay reads its values
+        probabilities = ops.astype(target, log_probs.dtype)
+    else:
+        probabilities = ops.asarray(raw(target), dtype=log_probs.dtype, like=log_probs)
     num_classes = log_probs.shape[axis]
     if eps:
         probabilities = probabilities * (1.0 - eps) + eps / num_classes

@@ -14,7 +14,9 @@ import numpy as np
 from tapegrad import backend, ops, random
 from tapegrad.nn import init
 from tapegrad.nn.module import Module
+from tapegrad.ops.linalg import matmul_add
 from tapegrad.ops.primitive import normalize_axis, raw, shape_of
+from tapegrad.tape import tracing
 from tapegrad.tensor import Tensor, Variable
 
 ArrayLike = Any
@@ -44,8 +46,7 @@ def linear(x: ArrayLike, weight: ArrayLike, bias: ArrayLike | None = None) -> Te
             f"linear: input of shape {x_shape} does not fit a weight of shape {w_shape} "
             f"(the input's last dimension must be in_features = {w_shape[0] if w_shape else '?'})"
         )
-    out = ops.matmul(x, weight)
-    return out if bias is None else out + bias
+    return ops.matmul(x, weight) if bias is None else matmul_add(x, weight, bias)
 
 
 class Linear(Module):
@@ -221,6 +222,9 @@ def embedding(indices: Any, weight: ArrayLike) -> Tensor:
         raise ValueError(
             f"embedding: indices must be integers, got {dtype} of shape {tuple(index.shape)}"
         )
+    if isinstance(indices, Tensor) and tracing():  # a guard, checked again by a replay
+        if bool(ops.all(ops.logical_and(indices >= 0, indices < num))):
+            return ops.take(weight, index, axis=0)
     host = backend.to_host(index)
     if host.size and (host.min() < 0 or host.max() >= num):
         raise ValueError(

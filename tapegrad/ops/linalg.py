@@ -89,6 +89,54 @@ def matmul(x: ArrayLike, y: ArrayLike) -> Tensor:
     return _matmul._binary(x, y)
 
 
+def _matmul_add_forward(xp: Any, x: Any, y: Any, b: Any) -> Any:
+    out = xp.matmul(x, y)
+    if type(out) is np.ndarray and np.can_cast(np.result_type(out, b), out.dtype, "no"):
+        # In place when the sum keeps the product's dtype and shape, as NumPy itself does
+        # for the temporary of ``x @ y + b``: an array and a pass over memory fewer.
+        if out.shape == np.broadcast_shapes(out.shape, np.shape(b)):
+            out += b
+            return out
+    return out + b
+
+
+def _product_shape(xs: tuple[int, ...], ys: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape of ``x @ y``, by NumPy's rules for 1-d operands and batch axes."""
+    batch = np.broadcast_shapes(xs[:-2], ys[:-2])
+    rows = xs[-2:-1]  # none for a 1-d x
+    columns = ys[-1:] if len(ys) > 1 else ()
+    return (*batch, *rows, *columns)
+
+
+def _matmul_add_vjp(argnum: int, g: Any, ans: Any, x: Any, y: Any, b: Any) -> Any:
+    # A bias with more axes than the product broadcasts it: its cotangent is summed back.
+    g = unbroadcast(g, _product_shape(shape_of(x), shape_of(y)))
+    return _matmul_vjp(argnum, g, ans, x, y)
+
+
+_matmul_add = Primitive(
+    "matmul_add", _matmul_add_forward, explain=_explain_matmul, complex_rules=True
+).defvjp(
+    lambda g, ans, x, y, b: _matmul_add_vjp(0, g, ans, x, y, b),
+    lambda g, ans, x, y, b: _matmul_add_vjp(1, g, ans, x, y, b),
+    lambda g, ans, x, y, b: unbroadcast(g, shape_of(b)),
+)
+_matmul_add.saves(0, 1)
+
+
+def matmul_add(x: ArrayLike, y: ArrayLike, b: ArrayLike) -> Tensor:
+    """``x @ y + b`` as one op (``tg.nn.linear``'s): the sum is made in the product's
+    array, and the tape keeps neither the product nor the sum.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.ops.linalg import matmul_add
+    >>> matmul_add(tg.ones((2, 3)), tg.ones((3, 2)), tg.tensor([0.5, 1.0]))
+    tensor([[3.5, 4. ],
+            [3.5, 4. ]], dtype=float64)
+    """
+    return _matmul_add(x, y, b)
+
+
 def parse_subscripts(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[list[str], str]:
     """Explicit einsum subscripts: one letter string per operand, and the output's.
 

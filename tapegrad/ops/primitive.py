@@ -71,7 +71,7 @@ class Primitive:
         "name", "forward", "numpy_forward", "vjps", "argnum_rule", "argnum_rules",
         "same_shape_vjps", "ruled_inputs", "differentiable", "explain", "replayable",
         "complex_rules",
-        "value_dependent_shape", "unsaved", "saves_output",
+        "value_dependent_shape", "unsaved", "saves_output", "in_place_vjp",
     )  # fmt: skip
 
     def __init__(
@@ -94,6 +94,7 @@ class Primitive:
         self.vjps: tuple[Rule | None, ...] = ()
         self.argnum_rule: Rule | None = None
         self.same_shape_vjps: tuple[Rule, ...] | None = None
+        self.in_place_vjp: Rule | None = None
         self.ruled_inputs = 0  # inputs 0 .. ruled_inputs - 1 all have rules
         self.differentiable = differentiable
         self.explain = explain
@@ -130,13 +131,23 @@ class Primitive:
         self.same_shape_vjps = rules
         return self
 
+    def defvjp_in_place(self, rule: Rule) -> Primitive:
+        """For a one-input primitive with a shortcut rule: ``rule(g, ans, x)``, the same
+        result written into ``g``. The raw sweep uses it when it holds the only reference
+        to ``g`` (an array of its own that a rule made), as NumPy reuses the temporary of
+        ``(g @ w.T) * mask``: no new array, and memory still in cache."""
+        self.in_place_vjp = rule
+        return self
+
     def saves(self, *inputs: int, output: bool = False) -> Primitive:
         """Declare which values the gradient rules read: the inputs numbered ``inputs``,
         and the output when ``output``; of the others they read only the shape and dtype.
 
         A tape then keeps no large array it does not need (NumPy arrays of
         ``record.DROP_BYTES`` or more; it keeps their shape and dtype), so memory is freed
-        when the user's own references go, as in hand-written NumPy. Undeclared
+        when the user's own references go, as in hand-written NumPy. Whether there is
+        anything to drop is told from the sizes of the output and the first input (no
+        other input of an op declared so may be larger than its output). Undeclared
         primitives keep every value. tests/test_saved_values.py checks each declaration
         by running the rules on arrays of NaN in place of the values declared unread.
         """

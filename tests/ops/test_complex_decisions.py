@@ -125,6 +125,7 @@ COMPLEX_CHECKED = {
             "log",
             "log1p",
             "matmul",
+            "matmul_add",
             "multiply",
             "negative",
             "power",

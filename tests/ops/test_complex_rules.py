@@ -14,6 +14,7 @@ from hypothesis import given
 
 import tapegrad as tg
 from tapegrad.ops.erf import erf
+from tapegrad.ops.linalg import matmul_add
 from tapegrad.testing import gradcheck, gradgradcheck
 from tapegrad.testing import strategies as tst
 
@@ -210,6 +211,9 @@ def test_products(backend, data):
     assert_matches(tg.matmul(z, w), np.matmul(z.numpy(), w.numpy()), rtol=1e-12)
     gradcheck(tg.matmul, [z, w])
     gradgradcheck(tg.matmul, [z, w])
+    b = _complex(data, backend, sy[-1:] if len(sy) > 1 else (), label="b")
+    assert_matches(matmul_add(z, w, b), np.matmul(z.numpy(), w.numpy()) + b.numpy(), rtol=1e-12)
+    gradcheck(matmul_add, [z, w, b])
     if len(sx) <= 2 and len(sy) <= 2:
         assert_matches(tg.dot(z, w), np.dot(z.numpy(), w.numpy()), rtol=1e-12)
         gradcheck(tg.dot, [z, w])

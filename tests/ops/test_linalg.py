@@ -1,12 +1,15 @@
-"""Property-based gradient checks of tapegrad/ops/linalg.py: matmul einsum dot outer."""
+"""Property-based gradient checks of tapegrad/ops/linalg.py: matmul matmul_add einsum dot
+outer."""
 
 import numpy as np
 import pytest
 from helpers import assert_dtype, assert_matches, value_and_gradients
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import tapegrad as tg
+from tapegrad.ops.linalg import matmul_add
 from tapegrad.testing import gradcheck, gradgradcheck
 from tapegrad.testing import strategies as tst
 
@@ -35,6 +38,27 @@ def test_matmul(backend, data):
     x, y = _tensors(data, backend, sx, sy)
     _check(tg.matmul, np.matmul, x, y)
     assert_matches(x @ y, x.numpy() @ y.numpy(), rtol=1e-12)
+
+
+@given(data=tst.st.data())
+def test_matmul_add(backend, data):
+    # tg.nn.linear's op: x @ y + b, with the bias broadcast against the product (in
+    # place on NumPy when that keeps the product's dtype and shape, else a new array).
+    n, k, m = (data.draw(SIDE, label=name) for name in "nkm")
+    bx, by = data.draw(tst.broadcastable_shapes(max_dims=2, max_side=2), label="batch")
+    sx = (k,) if data.draw(st.booleans(), label="x is 1-d") else (*bx, n, k)
+    sy = (k,) if data.draw(st.booleans(), label="y is 1-d") else (*by, k, m)
+    out = np.matmul(np.ones(sx), np.ones(sy)).shape
+    sb = data.draw(hnp.broadcastable_shapes(out, max_dims=len(out) + 1), label="bias")
+    x, y, b = _tensors(data, backend, sx, sy, sb)
+    _check(matmul_add, lambda x, y, b: x @ y + b, x, y, b)
+
+
+def test_matmul_add_keeps_numpy_promotion():
+    x, y = tg.tensor(np.ones((2, 3), np.float32)), tg.tensor(np.ones((3, 2), np.float32))
+    assert matmul_add(x, y, tg.tensor(np.ones(2, np.float32))).dtype == np.float32
+    assert matmul_add(x, y, tg.tensor(np.ones(2))).dtype == np.float64  # not in place
+    assert matmul_add(x, y, tg.tensor(np.ones((4, 1, 1), np.float32))).shape == (4, 2, 2)
 
 
 @given(data=tst.st.data(), constant=st.sampled_from([0, 1]))
