@@ -108,6 +108,58 @@ def test_unary_shortcuts_match_the_general_rules(primitive, data, dtype):
     np.testing.assert_array_equal(fast, general)
 
 
+IN_PLACE = [p for p in UNARY if p.in_place_vjp is not None]
+
+
+def test_relu_has_an_in_place_rule():
+    assert elementwise._relu in IN_PLACE
+
+
+@pytest.mark.parametrize("primitive", IN_PLACE, ids=lambda p: p.name)
+@given(data=st.data(), dtype=st.sampled_from([np.float64, np.float32]))
+def test_in_place_rules_match_the_shortcuts(primitive, data, dtype):
+    x = data.draw(tst.arrays(), label="x").astype(dtype)
+    ans = primitive.forward(np, x)
+    g = data.draw(tst.arrays(np.shape(ans)), label="g").astype(ans.dtype)
+    expected = primitive.same_shape_vjps[0](g, ans, x)
+    written = np.array(g)
+    got = primitive.in_place_vjp(written, ans, x)
+    assert got is written
+    np.testing.assert_array_equal(got, expected)
+
+
+def _relu_network(x, w, v):
+    h = tg.relu(x @ w)  # its cotangent is the matmul rule's new array: written in place
+    a, b = tg.relu(h * 2.0), tg.relu(h - 1.0)
+    both = a + b  # add passes one cotangent to both: neither may write into it
+    return tg.relu(both @ v)  # its cotangent is the caller's output_gradients
+
+
+def test_in_place_rules_change_no_gradient_and_no_array_they_do_not_own(monkeypatch):
+    rng = np.random.default_rng(0)
+    x = tg.tensor(rng.normal(size=(4, 3)))
+    w, v = tg.Variable(rng.normal(size=(3, 5))), tg.Variable(rng.normal(size=(5, 2)))
+
+    def gradients(seed):
+        with tg.GradientTape() as tape:
+            y = _relu_network(x, w, v)
+        return [g.numpy() for g in tape.gradient(y, [w, v], output_gradients=seed)]
+
+    written = []
+    rule = elementwise._relu.in_place_vjp
+    monkeypatch.setattr(
+        elementwise._relu, "in_place_vjp", lambda g, *a: written.append(g) or rule(g, *a)
+    )
+    seed = rng.normal(size=(4, 2))
+    kept = seed.copy()
+    got = gradients(seed)
+    assert len(written) == 1  # h's; not a's or b's (shared), not the output's (the seed)
+    np.testing.assert_array_equal(seed, kept)
+    monkeypatch.setattr(elementwise._relu, "in_place_vjp", None)
+    for g, expected in zip(got, gradients(seed), strict=True):
+        np.testing.assert_array_equal(g, expected)
+
+
 # Rules with a NumPy branch for raw arrays (the sweep's raw mode, where nothing records)
 # give what the same rules give on Tensors (the recorded path), bit for bit, and no Tensor.
 # name: (primitive, input shapes, params)
