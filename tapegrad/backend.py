@@ -14,6 +14,7 @@ native kernel where the namespace has one, else to the standard-only versions in
 from __future__ import annotations
 
 import contextlib
+import sys
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -329,3 +330,14 @@ def via_numpy(function: Any, xp: ModuleType, *arrays: Any, **params: Any) -> Any
     if isinstance(out, tuple):
         return tuple(move(o, to) if isinstance(o, _ndarray) else o for o in out)
     return move(np.asarray(out), to)
+
+
+def _one_name() -> int:
+    held = np.empty(0)
+    return sys.getrefcount(held)
+
+
+# What sys.getrefcount gives for an array held by one local name, on this interpreter
+# (interpreters differ in the references a call's argument adds). The raw sweep and the
+# optimizers write into an array in place only when nothing else holds it.
+ONE_NAME = _one_name()

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import debug
+from tapegrad.backend import ONE_NAME
 from tapegrad.ops.arithmetic import cast_cotangent
 from tapegrad.ops.primitive import passthrough
 from tapegrad.tape import RECORDING, Entry, _active
@@ -111,7 +112,7 @@ def sweep_raw(
                 elif (
                     primitive.in_place_vjp is not None
                     and g.base is None
-                    and _refcount(g) == 2  # this frame's name, and the call's argument
+                    and _refcount(g) == ONE_NAME  # this frame's name alone
                     and g.dtype is data.dtype
                     and g.flags.writeable
                 ):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -127,6 +128,11 @@ class Optimizer:
                 new = self._updated(xp, _as_real(xp, v._data), _as_real(xp, g), state, lr)
                 v.assign(new[..., 0] + 1j * new[..., 1])
             else:
+                p = v._data
+                if _alone(p) and self._update_in_place(p, g, state, lr):
+                    v.version += 1
+                    continue
+                del p
                 new = self._updated(xp, v._data, g, state, lr)
                 if _owned(new, v, g, state):
                     v._replace(new, "apply_gradients")  # an array of its own: no copy
@@ -137,6 +143,11 @@ class Optimizer:
     def _updated(self, xp: Any, p: Any, g: Any, state: dict[str, Any], lr: float) -> Any:
         """The new value of a parameter ``p`` with gradient ``g``."""
         raise NotImplementedError(f"{type(self).__name__} does not define its update rule")
+
+    def _update_in_place(self, p: Any, g: Any, state: dict[str, Any], lr: float) -> bool:
+        """Write the new value into ``p``, a NumPy array only its Variable holds, if this
+        optimizer can do it without a new array of ``p``'s size; whether it did."""
+        return False
 
     # --- state ---------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:
@@ -191,6 +202,19 @@ class Optimizer:
             f"{type(self).__name__}({settings})  # {count(len(self.variables), 'variable')}, "
             f"{count(self.iterations, 'update')}"
         )
+
+
+def _alone(p: Any) -> bool:
+    """Whether ``p``, the caller's local name for a Variable's array, is a writeable NumPy
+    array of its own that nothing else holds (no tape, view, or Tensor read): then an
+    update in place is seen by nobody but the Variable, as an update into a new array."""
+    return (
+        type(p) is np.ndarray
+        and p.base is None
+        and p.flags.writeable
+        # the caller's name, and beside it this parameter and the Variable's slot
+        and sys.getrefcount(p) == backend.ONE_NAME + 2
+    )
 
 
 def _owned(new: Any, v: Variable, g: Any, state: dict[str, Any]) -> bool:
@@ -263,7 +287,8 @@ class SGD(Optimizer):
         self.weight_decay = float(weight_decay)
         self.dampening = float(dampening)
 
-    def _updated(self, xp: Any, p: Any, g: Any, state: dict[str, Any], lr: float) -> Any:
+    def _direction(self, p: Any, g: Any, state: dict[str, Any]) -> Any:
+        """The gradient with weight decay and momentum applied (the momentum buffer kept)."""
         if self.weight_decay:
             g = g + self.weight_decay * p
         if self.momentum:
@@ -274,9 +299,18 @@ class SGD(Optimizer):
                 buffer = self.momentum * buffer + (1.0 - self.dampening) * g
             state["momentum_buffer"] = buffer
             g = g + self.momentum * buffer if self.nesterov else buffer
-        new = g * -lr  # then p added in place: one array allocated, as by p -= lr * g
+        return g
+
+    def _updated(self, xp: Any, p: Any, g: Any, state: dict[str, Any], lr: float) -> Any:
+        new = self._direction(p, g, state) * -lr  # then p added in place: one array made
         new += p
         return new
+
+    def _update_in_place(self, p: Any, g: Any, state: dict[str, Any], lr: float) -> bool:
+        if g.dtype != p.dtype:  # (apply_gradients has cast it: the step keeps p's dtype)
+            return False
+        p -= self._direction(p, g, state) * lr  # p - lr * g, rounded as _updated rounds it
+        return True
 
 
 class Adam(Optimizer):

@@ -242,3 +242,38 @@ def test_amsgrad_matches_the_published_algorithm():
         expected = amsgrad_reference(p0[i], list(grads[:, i]), lr=0.01, weight_decay=0.1)
         np.testing.assert_allclose(np.array(history)[:, i], expected, rtol=1e-12)
     assert "max_exp_avg_sq" in optimizer.state[0]
+
+
+@pytest.mark.parametrize(
+    "settings", [{}, {"momentum": 0.9}, {"momentum": 0.9, "nesterov": True, "weight_decay": 0.1}]
+)
+def test_sgd_updates_in_place_only_an_array_nothing_else_holds(settings):
+    rng = np.random.default_rng(0)
+    start = rng.normal(size=(4, 3)).astype(np.float32)
+    alone, held = tg.Variable(start), tg.Variable(start)
+    handed_out = held.numpy()  # read-only from now on: its updates make new arrays
+    sgd_alone = tg.optim.SGD([alone], lr=0.1, **settings)
+    sgd_held = tg.optim.SGD([held], lr=0.1, **settings)
+    array = alone._data
+    array_id = id(array)
+    del array
+    for _ in range(3):
+        g = rng.normal(size=(4, 3)).astype(np.float32)
+        sgd_alone.apply_gradients([g])
+        sgd_held.apply_gradients([g])
+    assert id(alone._data) == array_id  # written in place, as p -= lr * g
+    np.testing.assert_array_equal(alone.numpy(), held.numpy())  # rounded alike
+    np.testing.assert_array_equal(handed_out, start)
+    assert alone.version == held.version == 3
+
+
+def test_sgd_leaves_a_value_a_tape_saved_alone():
+    v = tg.Variable([1.0, 2.0])
+    with tg.GradientTape(persistent=True) as tape:
+        y = tg.sum(v * v)
+    saved = next(iter(tape)).inputs[0]._data
+    tg.optim.SGD([v], lr=0.5).apply_gradients([[1.0, 1.0]])
+    np.testing.assert_array_equal(saved, [1.0, 2.0])
+    np.testing.assert_array_equal(v.numpy(), [0.5, 1.5])
+    with pytest.raises(RuntimeError, match="modified after the tape recorded it"):
+        tape.gradient(y, v)
