@@ -258,8 +258,9 @@ def polyfit(
     for name, value in (("x", x), ("w", w)):
         if isinstance(value, Tensor) and is_recorded(value):
             raise NotImplementedError(
-                f"polyfit: the gradient with respect to {name} needs linear-algebra gradients "
-                "(numpy.linalg.lstsq), which tapegrad does not have yet"
+                f"polyfit: no gradient with respect to {name} (only y's: the fit is a fixed "
+                "linear map of y); to differentiate in x, solve the least squares yourself: "
+                "tg.linalg.lstsq(tg.vander(x, deg + 1), y)"
             )
     points = np.asarray(host_value(x, "numpy.polyfit()"), dtype=float)
     order = int(deg) + 1
