@@ -61,7 +61,7 @@ def record(
     versions: tuple[tuple[int, int], ...] = ()
     for x in inputs:
         if type(x) is Variable:
-            versions = tuple((k, x.version) for k, x in enumerate(inputs) if type(x) is Variable)
+            versions = _read_variables(targets, inputs)
             break
     # The user's frame: the first outside tapegrad. Asked for by depth, not through
     # f_back, so no frame object is made for the tapegrad frames skipped (costly).
@@ -77,22 +77,29 @@ def record(
         primitive, inputs, arrays, output, params or _NO_PARAMS, versions, code,
         -1 if frame is None else frame.f_lasti,
     )  # fmt: skip
-    if versions:
-        _watch_read_variables(targets, inputs, versions)
     for tape in targets:
         tape._entries.append(entry)
         tape._watched.add(output._id)
 
 
-def _watch_read_variables(
-    targets: Any, inputs: tuple[Any, ...], versions: tuple[tuple[int, int], ...]
-) -> None:
-    """Each target tape counts an entry that read Variables and watches those it reads."""
-    for tape in targets:
-        tape._versioned += 1
-        for k, _ in versions:
-            if _reads(tape, inputs[k]):
-                tape._add_watched(inputs[k])
+def _read_variables(targets: Any, inputs: tuple[Any, ...]) -> tuple[tuple[int, int], ...]:
+    """The entry's ``versions``: ``(k, version)`` of each Variable among ``inputs``.
+
+    Each target tape also notes the version a Variable had when the tape first read it
+    (the sweep compares those with the current versions before it looks at any entry),
+    and watches it if it is an accessed Variable. Once per entry that reads Variables,
+    so the checks that are true after the first read come first.
+    """
+    versions = []
+    for k, x in enumerate(inputs):
+        if type(x) is Variable:
+            versions.append((k, x.version))
+            for tape in targets:
+                if x._id not in tape._first_versions:
+                    tape._first_versions[x._id] = (x, x.version)
+                if x._id not in tape._watched and _reads(tape, x):
+                    tape._add_watched(x)
+    return tuple(versions)
 
 
 # The commonest results: no need to ask the backend.

@@ -98,7 +98,9 @@ class GradientTape:
         self._watched: set[int] = set()  # the sources and every output computed from them
         self._roots: set[int] = set()  # the sources: watched, not computed on this tape
         self._variables: list[Variable] = []
-        self._versioned = 0  # entries that read a Variable (the sweep checks their versions)
+        # Each Variable an entry read: its id -> (it, its version when this tape first read
+        # it). The sweep checks entries' versions only when one of these has changed.
+        self._first_versions: dict[int, tuple[Variable, int]] = {}
         self._stopped_reads: set[int] = set()
         self._escapes: dict[int, str] = {}
         self._mode = RECORDING
@@ -190,7 +192,7 @@ class GradientTape:
         self._watched = set()
         self._roots = set()
         self._variables = []
-        self._versioned = 0
+        self._first_versions = {}
         self._stopped_reads = set()
         self._escapes = {}
         self._used = False
