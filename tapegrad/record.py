@@ -58,11 +58,16 @@ def record(
             return  # integer and boolean results carry no gradient
     if len(inputs) > primitive.ruled_inputs:
         _check_rules(primitive, inputs, targets)
-    versions: tuple[tuple[int, int], ...] = ()
+    # The version of each Variable input as this entry reads it, in input order; a tape
+    # notes (and watches) a Variable the first time it reads it, and does nothing more
+    # per read after that.
+    versions: tuple[int, ...] = ()
     for x in inputs:
         if type(x) is Variable:
-            versions = _read_variables(targets, inputs)
-            break
+            versions += (x.version,)
+            for tape in targets:
+                if x._id not in tape._watched or x._id not in tape._first_versions:
+                    _first_read(tape, x)
     # The user's frame: the first outside tapegrad. Asked for by depth, not through
     # f_back, so no frame object is made for the tapegrad frames skipped (costly).
     frame = _getframe(depth)
@@ -82,24 +87,13 @@ def record(
         tape._watched.add(output._id)
 
 
-def _read_variables(targets: Any, inputs: tuple[Any, ...]) -> tuple[tuple[int, int], ...]:
-    """The entry's ``versions``: ``(k, version)`` of each Variable among ``inputs``.
-
-    Each target tape also notes the version a Variable had when the tape first read it
-    (the sweep compares those with the current versions before it looks at any entry),
-    and watches it if it is an accessed Variable. Once per entry that reads Variables,
-    so the checks that are true after the first read come first.
-    """
-    versions = []
-    for k, x in enumerate(inputs):
-        if type(x) is Variable:
-            versions.append((k, x.version))
-            for tape in targets:
-                if x._id not in tape._first_versions:
-                    tape._first_versions[x._id] = (x, x.version)
-                if x._id not in tape._watched and _reads(tape, x):
-                    tape._add_watched(x)
-    return tuple(versions)
+def _first_read(tape: GradientTape, x: Variable) -> None:
+    """``tape`` records an entry that reads ``x``, which it has not watched or noted yet:
+    it notes the version read (the sweep compares it with the current version before it
+    checks any entry's) and watches ``x`` if it reads it (an accessed Variable)."""
+    tape._first_versions.setdefault(x._id, (x, x.version))
+    if _reads(tape, x):
+        tape._add_watched(x)
 
 
 # The commonest results: no need to ask the backend.

@@ -183,8 +183,10 @@ class _Plan:
             if entry is None:
                 continue
             primitive, inputs, _, _, _, versions = entry[:6]
-            for k, version in versions:
-                var = inputs[k]
+            if not versions:
+                continue
+            read = [x for x in inputs if type(x) is Variable]
+            for var, version in zip(read, versions):
                 if var.version == version:
                     continue
                 if on_path is None:

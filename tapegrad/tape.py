@@ -44,7 +44,7 @@ class Entry:
     """One line of the Wengert list: ``output = primitive(*inputs, **params)``.
 
     ``inputs`` keeps the Tensors (the saved inputs) and the constants the op
-    read; ``versions`` the version of each Variable input at record time;
+    read; ``versions`` the version of each Variable input at record time (in input order);
     ``site`` the user's ``(filename, line)`` that recorded it.
     """
 
