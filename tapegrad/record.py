@@ -58,16 +58,16 @@ def record(
             return  # integer and boolean results carry no gradient
     if len(inputs) > primitive.ruled_inputs:
         _check_rules(primitive, inputs, targets)
-    # The version of each Variable input as this entry reads it, in input order; a tape
-    # notes (and watches) a Variable the first time it reads it, and does nothing more
-    # per read after that.
+    # The version of each Variable input as this entry reads it, in input order. A tape
+    # that watches the Variable has nothing more to do (it noted the version when it
+    # began to watch it).
     versions: tuple[int, ...] = ()
     for x in inputs:
         if type(x) is Variable:
             versions += (x.version,)
             for tape in targets:
-                if x._id not in tape._watched or x._id not in tape._first_versions:
-                    _first_read(tape, x)
+                if x._id not in tape._watched:
+                    _read_unwatched(tape, x)
     # The user's frame: the first outside tapegrad. Asked for by depth, not through
     # f_back, so no frame object is made for the tapegrad frames skipped (costly).
     frame = _getframe(depth)
@@ -87,13 +87,14 @@ def record(
         tape._watched.add(output._id)
 
 
-def _first_read(tape: GradientTape, x: Variable) -> None:
-    """``tape`` records an entry that reads ``x``, which it has not watched or noted yet:
-    it notes the version read (the sweep compares it with the current version before it
-    checks any entry's) and watches ``x`` if it reads it (an accessed Variable)."""
-    tape._first_versions.setdefault(x._id, (x, x.version))
+def _read_unwatched(tape: GradientTape, x: Variable) -> None:
+    """``tape`` records an entry that reads ``x``, which it does not watch: it watches
+    ``x`` if it reads it (an accessed Variable), else notes the version read (the sweep
+    compares it with the current version before it checks any entry's)."""
     if _reads(tape, x):
         tape._add_watched(x)
+    else:
+        tape._first_versions.setdefault(x._id, (x, x.version))
 
 
 # The commonest results: no need to ask the backend.

@@ -173,7 +173,7 @@ class _Plan:
 
     def check_versions(self) -> None:
         """A RuntimeError if a Variable on the path changed after the tape read it."""
-        # Versions only grow: if every Variable is as the tape first read it, no entry
+        # Versions only grow: if every Variable is as the tape first saw it, no entry
         # read an older value.
         if all(var.version == version for var, version in self.tape._first_versions.values()):
             return

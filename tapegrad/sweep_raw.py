@@ -104,7 +104,14 @@ def sweep_raw(
                 # A shortcut keeps the cotangent's shape, which is the output's: only
                 # the dtype can differ from the input's (float32 + float64 -> float64).
                 rule = shortcuts[k]
-                gx = g if rule is passthrough else rule(g, ans, *arrays)
+                if rule is passthrough:
+                    gx = g
+                elif len(arrays) == 2:  # spelled out: a call with *arrays costs ~80 ns more
+                    gx = rule(g, ans, arrays[0], arrays[1])
+                elif len(arrays) == 1:
+                    gx = rule(g, ans, arrays[0])
+                else:
+                    gx = rule(g, ans, *arrays)
                 if type(gx) is not _ndarray or gx.dtype is not data.dtype:
                     gx = check_raw(primitive, k, gx, data)
             else:

@@ -98,8 +98,9 @@ class GradientTape:
         self._watched: set[int] = set()  # the sources and every output computed from them
         self._roots: set[int] = set()  # the sources: watched, not computed on this tape
         self._variables: list[Variable] = []
-        # Each Variable an entry read: its id -> (it, its version when this tape first read
-        # it). The sweep checks entries' versions only when one of these has changed.
+        # Each Variable the tape watches or an entry read: its id -> (it, its version when
+        # the tape began to watch it or first read it). Versions only grow, so the sweep
+        # checks entries' versions only when one of these has changed.
         self._first_versions: dict[int, tuple[Variable, int]] = {}
         self._stopped_reads: set[int] = set()
         self._escapes: dict[int, str] = {}
@@ -177,6 +178,7 @@ class GradientTape:
             self._roots.add(t._id)
             if isinstance(t, Variable):
                 self._variables.append(t)
+                self._first_versions.setdefault(t._id, (t, t.version))
 
     def watched_variables(self) -> tuple[Variable, ...]:
         """The Variables this tape watches, in the order it first watched them.
