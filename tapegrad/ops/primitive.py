@@ -28,6 +28,7 @@ _ndarray = np.ndarray
 _new = object.__new__
 _NUMPY_TYPES = frozenset({_ndarray, float, int, bool, type(None)})  # need no namespace lookup
 _anomaly_mode = debug.anomaly_mode
+_active_tapes = _active.get  # the context variable's own method: no lookup per op
 
 
 class Primitive:
@@ -144,7 +145,8 @@ class Primitive:
     # scalars no namespace lookup. The tail that wraps and records the result is
     # spelled out in each of the three entry points: one more call per op costs a
     # measurable share of a small op (docs/performance.md). ``type(x) is Tensor`` comes
-    # before isinstance for the same reason: a builtin call per input is measurable too.
+    # before isinstance for the same reason: a builtin call per input is measurable too,
+    # and so is a set lookup, hence ``type(a) is _ndarray`` before ``in _NUMPY_TYPES``.
 
     def __call__(self, *inputs: Any, **params: Any) -> Tensor:
         if not params:
@@ -168,7 +170,7 @@ class Primitive:
         result._data, result._id = out, next(_serials)
         if _anomaly_mode():
             debug.check_forward(self, inputs, result)
-        tapes = _active.get()
+        tapes = _active_tapes()
         if tapes:  # non-differentiable ops are seen by tg.compile's traces only
             record(self, inputs, arrays, result, params, tapes)
         return result
@@ -176,7 +178,7 @@ class Primitive:
     def _unary(self, x: Any) -> Tensor:
         """``self(x)``: the call of a one-input primitive without params."""
         a = x._data if type(x) is Tensor or isinstance(x, Tensor) else x
-        if type(a) in _NUMPY_TYPES:
+        if type(a) is _ndarray or type(a) in _NUMPY_TYPES:
             try:
                 out = self.numpy_forward(a)
             except (ValueError, TypeError, IndexError) as exc:
@@ -189,7 +191,7 @@ class Primitive:
         result._data, result._id = out, next(_serials)
         if _anomaly_mode():
             debug.check_forward(self, (x,), result)
-        tapes = _active.get()
+        tapes = _active_tapes()
         if tapes:
             record(self, (x,), (a,), result, _NO_PARAMS, tapes, 3)
         return result
@@ -198,7 +200,9 @@ class Primitive:
         """``self(x, y)``: the call of a two-input primitive without params."""
         a = x._data if type(x) is Tensor or isinstance(x, Tensor) else x
         b = y._data if type(y) is Tensor or isinstance(y, Tensor) else y
-        if type(a) in _NUMPY_TYPES and type(b) in _NUMPY_TYPES:
+        if (type(a) is _ndarray or type(a) in _NUMPY_TYPES) and (
+            type(b) is _ndarray or type(b) in _NUMPY_TYPES
+        ):
             try:
                 out = self.numpy_forward(a, b)
             except (ValueError, TypeError, IndexError) as exc:
@@ -211,7 +215,7 @@ class Primitive:
         result._data, result._id = out, next(_serials)
         if _anomaly_mode():
             debug.check_forward(self, (x, y), result)
-        tapes = _active.get()
+        tapes = _active_tapes()
         if tapes:
             record(self, (x, y), (a, b), result, _NO_PARAMS, tapes, 3)
         return result
