@@ -33,8 +33,6 @@ from tapegrad.sweep_raw import current_sweep
 from tapegrad.tape import INPUTS, OUTPUT, RECORDING, TRACING, GradientTape, _flatten, active_tapes
 from tapegrad.tensor import Tensor
 
-VERSIONS = 5  # an entry tuple's versions of the Variables it read (see tapegrad/tape.py)
-
 _recomputing: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "tapegrad_recomputing", default=False
 )
@@ -128,7 +126,6 @@ def _take_back(marks: list[tuple[GradientTape, int]]) -> list[Tensor]:
                     inputs.append(x)
         del tape._entries[mark:]
         tape._watched -= made
-        tape._versioned -= sum(1 for e in appended if e[VERSIONS])  # entries that read Variables
     return inputs
 
 

@@ -59,11 +59,16 @@ def record(
             return  # integer and boolean results carry no gradient
     if len(inputs) > primitive.ruled_inputs:
         _check_rules(primitive, inputs, targets)
-    versions: tuple[tuple[int, int], ...] = ()
+    # The version of each Variable input as this entry reads it, in input order. A tape
+    # that watches the Variable has nothing more to do (it noted the version when it
+    # began to watch it).
+    versions: tuple[int, ...] = ()
     for x in inputs:
         if type(x) is Variable:
-            versions = tuple((k, x.version) for k, x in enumerate(inputs) if type(x) is Variable)
-            break
+            versions += (x.version,)
+            for tape in targets:
+                if x._id not in tape._watched:
+                    _read_unwatched(tape, x)
     # The user's frame: the first outside tapegrad. Asked for by depth, not through
     # f_back, so no frame object is made for the tapegrad frames skipped (costly).
     frame = _getframe(depth)
@@ -87,22 +92,19 @@ def record(
         primitive, inputs, arrays, saved, params or _NO_PARAMS, versions, code,
         -1 if frame is None else frame.f_lasti,
     )  # fmt: skip
-    if versions:
-        _watch_read_variables(targets, inputs, versions)
     for tape in targets:
         tape._entries.append(entry)
         tape._watched.add(output._id)
 
 
-def _watch_read_variables(
-    targets: Any, inputs: tuple[Any, ...], versions: tuple[tuple[int, int], ...]
-) -> None:
-    """Each target tape counts an entry that read Variables and watches those it reads."""
-    for tape in targets:
-        tape._versioned += 1
-        for k, _ in versions:
-            if _reads(tape, inputs[k]):
-                tape._add_watched(inputs[k])
+def _read_unwatched(tape: GradientTape, x: Variable) -> None:
+    """``tape`` records an entry that reads ``x``, which it does not watch: it watches
+    ``x`` if it reads it (an accessed Variable), else notes the version read (the sweep
+    compares it with the current version before it checks any entry's)."""
+    if _reads(tape, x):
+        tape._add_watched(x)
+    else:
+        tape._first_versions.setdefault(x._id, (x, x.version))
 
 
 # The smallest NumPy array a tape drops when no gradient rule reads it (Primitive.saves):

@@ -173,7 +173,9 @@ class _Plan:
 
     def check_versions(self) -> None:
         """A RuntimeError if a Variable on the path changed after the tape read it."""
-        if not self.tape._versioned:
+        # Versions only grow: if every Variable is as the tape first saw it, no entry
+        # read an older value.
+        if all(var.version == version for var, version in self.tape._first_versions.values()):
             return
         entries = self.tape._entries
         on_path: set[int] | None = None
@@ -181,8 +183,10 @@ class _Plan:
             if entry is None:
                 continue
             primitive, inputs, _, _, _, versions = entry[:6]
-            for k, version in versions:
-                var = inputs[k]
+            if not versions:
+                continue
+            read = [x for x in inputs if type(x) is Variable]
+            for var, version in zip(read, versions):
                 if var.version == version:
                     continue
                 if on_path is None:

@@ -117,6 +117,10 @@ def sweep_raw(
                     and g.flags.writeable
                 ):
                     gx = primitive.in_place_vjp(g, ans, *arrays)
+                elif len(arrays) == 2:  # spelled out: a call with *arrays costs ~80 ns more
+                    gx = rule(g, ans, arrays[0], arrays[1])
+                elif len(arrays) == 1:
+                    gx = rule(g, ans, arrays[0])
                 else:
                     gx = rule(g, ans, *arrays)
                 if type(gx) is not _ndarray or gx.dtype is not data.dtype:

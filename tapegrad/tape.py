@@ -44,7 +44,7 @@ class Entry:
     """One line of the Wengert list: ``output = primitive(*inputs, **params)``.
 
     ``inputs`` keeps the Tensors (the saved inputs) and the constants the op
-    read; ``versions`` the version of each Variable input at record time;
+    read; ``versions`` the version of each Variable input at record time (in input order);
     ``site`` the user's ``(filename, line)`` that recorded it.
     """
 
@@ -98,7 +98,10 @@ class GradientTape:
         self._watched: set[int] = set()  # the sources and every output computed from them
         self._roots: set[int] = set()  # the sources: watched, not computed on this tape
         self._variables: list[Variable] = []
-        self._versioned = 0  # entries that read a Variable (the sweep checks their versions)
+        # Each Variable the tape watches or an entry read: its id -> (it, its version when
+        # the tape began to watch it or first read it). Versions only grow, so the sweep
+        # checks entries' versions only when one of these has changed.
+        self._first_versions: dict[int, tuple[Variable, int]] = {}
         self._stopped_reads: set[int] = set()
         self._escapes: dict[int, str] = {}
         self._mode = RECORDING
@@ -175,6 +178,7 @@ class GradientTape:
             self._roots.add(t._id)
             if isinstance(t, Variable):
                 self._variables.append(t)
+                self._first_versions.setdefault(t._id, (t, t.version))
 
     def watched_variables(self) -> tuple[Variable, ...]:
         """The Variables this tape watches, in the order it first watched them.
@@ -190,7 +194,7 @@ class GradientTape:
         self._watched = set()
         self._roots = set()
         self._variables = []
-        self._versioned = 0
+        self._first_versions = {}
         self._stopped_reads = set()
         self._escapes = {}
         self._used = False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -166,45 +166,36 @@ class Tensor(ArrayMethods):
         return _numpy_protocol.array_function(func, args, kwargs)
 
     # --- operators -----------------------------------------------------------
-    # Arithmetic operators call their primitive directly: one Python call less per op.
-    def __add__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._add._binary(self, other)
+    # ``x + y``, ``x - y``, ``x * y``, ``x / y``, ``x ** y``, ``x @ y`` and ``-x`` are their
+    # primitives' calls themselves, set where each primitive is defined
+    # (tapegrad/ops/arithmetic.py, tapegrad/ops/linalg.py): a method that called the
+    # primitive would cost a Python frame per op. The reflected forms call the primitive,
+    # as the op functions do.
+    __add__: ClassVar[Callable[[Tensor, Any], Tensor]]
+    __sub__: ClassVar[Callable[[Tensor, Any], Tensor]]
+    __mul__: ClassVar[Callable[[Tensor, Any], Tensor]]
+    __truediv__: ClassVar[Callable[[Tensor, Any], Tensor]]
+    __pow__: ClassVar[Callable[[Tensor, Any], Tensor]]
+    __matmul__: ClassVar[Callable[[Tensor, Any], Tensor]]
+    __neg__: ClassVar[Callable[[Tensor], Tensor]]
 
     def __radd__(self, other: Any) -> Tensor:
         return _ops.arithmetic._add._binary(other, self)
 
-    def __sub__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._subtract._binary(self, other)
-
     def __rsub__(self, other: Any) -> Tensor:
         return _ops.arithmetic._subtract._binary(other, self)
-
-    def __mul__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._multiply._binary(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
         return _ops.arithmetic._multiply._binary(other, self)
 
-    def __truediv__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._divide._binary(self, other)
-
     def __rtruediv__(self, other: Any) -> Tensor:
         return _ops.arithmetic._divide._binary(other, self)
-
-    def __pow__(self, other: Any) -> Tensor:
-        return _ops.arithmetic._power._binary(self, other)
 
     def __rpow__(self, other: Any) -> Tensor:
         return _ops.arithmetic._power._binary(other, self)
 
-    def __matmul__(self, other: Any) -> Tensor:
-        return _ops.linalg._matmul._binary(self, other)
-
     def __rmatmul__(self, other: Any) -> Tensor:
         return _ops.linalg._matmul._binary(other, self)
-
-    def __neg__(self) -> Tensor:
-        return _ops.arithmetic._negative._unary(self)
 
     def __pos__(self) -> Tensor:
         return self

@@ -258,6 +258,31 @@ def test_variable_modified_after_recording_raises():
     assert len(tape) == 2  # nothing was consumed
 
 
+def test_variable_assigned_between_two_reads_raises_only_on_the_path():
+    # The second read sees the new version, the first does not: only an entry that read
+    # the old value and lies on the path to the target makes the gradient wrong.
+    w = tg.Variable([1.0, 2.0], name="w")
+    with tg.GradientTape(persistent=True) as tape:
+        old = tg.sum(w * w)
+        w.assign([3.0, 4.0])
+        new = tg.sum(w * w)
+    np.testing.assert_allclose(tape.gradient(new, w).numpy(), [6.0, 8.0])
+    with pytest.raises(RuntimeError, match=r"multiply: Variable w was modified .* 0 -> 1"):
+        tape.gradient(old, w)
+
+
+def test_untrainable_variable_modified_after_recording_raises():
+    # Not watched, but the gradient of the watched input is computed from its value.
+    x = tg.tensor([1.0, 2.0])
+    scale = tg.Variable([2.0, 3.0], trainable=False, name="scale")
+    with tg.GradientTape() as tape:
+        tape.watch(x)
+        y = tg.sum(x * scale)
+    scale.assign([5.0, 5.0])
+    with pytest.raises(RuntimeError, match=r"multiply: Variable scale was modified"):
+        tape.gradient(y, x)
+
+
 def test_variable_assignment_outside_recording_is_fine():
     w = tg.Variable([1.0, 2.0])
     for _ in range(3):

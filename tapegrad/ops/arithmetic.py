@@ -17,10 +17,12 @@ import numpy as np
 from tapegrad import backend, ops
 from tapegrad.ops.primitive import (
     Primitive,
+    binary_call,
     conjugated,
     explain_broadcast,
     passthrough,
     shape_of,
+    unary_call,
     unbroadcast,
 )
 from tapegrad.tensor import Tensor
@@ -38,6 +40,7 @@ _add = Primitive(
     lambda g, ans, x, y: unbroadcast(g, shape_of(y)),
 )
 _add.defvjp_same_shape(passthrough, passthrough).saves()  # the rules read shapes only
+Tensor.__add__ = binary_call(_add, depth=2)  # x + y (see Tensor's operators)
 
 
 def add(x: ArrayLike, y: ArrayLike) -> Tensor:
@@ -63,6 +66,7 @@ _subtract = Primitive(
     lambda g, ans, x, y: -unbroadcast(g, shape_of(y)),  # negating the smaller array
 )
 _subtract.defvjp_same_shape(passthrough, lambda g, ans, x, y: -g).saves()
+Tensor.__sub__ = binary_call(_subtract, depth=2)
 
 
 def subtract(x: ArrayLike, y: ArrayLike) -> Tensor:
@@ -88,6 +92,7 @@ _multiply = Primitive(
     lambda g, ans, x, y: unbroadcast(g * conjugated(x), shape_of(y)),
 )
 _multiply.defvjp_same_shape(lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x)
+Tensor.__mul__ = binary_call(_multiply, depth=2)
 
 
 def multiply(x: ArrayLike, y: ArrayLike) -> Tensor:
@@ -114,6 +119,7 @@ _divide = Primitive(
     lambda g, ans, x, y: unbroadcast(-g * conjugated(ans) / conjugated(y), shape_of(y)),
 )
 _divide.defvjp_same_shape(lambda g, ans, x, y: g / y, lambda g, ans, x, y: -g * ans / y)
+Tensor.__truediv__ = binary_call(_divide, depth=2)
 
 
 def divide(x: ArrayLike, y: ArrayLike) -> Tensor:
@@ -167,6 +173,7 @@ _power = Primitive(
     numpy=np.power,
     complex_rules=True,
 ).defvjp(_power_vjp_base, _power_vjp_exponent)
+Tensor.__pow__ = binary_call(_power, depth=2)
 
 
 def power(x: ArrayLike, y: ArrayLike) -> Tensor:
@@ -186,6 +193,7 @@ _negative = (
     .defvjp(lambda g, ans, x: -g)
     .saves()
 )
+Tensor.__neg__ = unary_call(_negative, depth=2)
 
 
 def negative(x: ArrayLike) -> Tensor:

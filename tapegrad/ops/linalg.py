@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import backend, ops
-from tapegrad.ops.primitive import Primitive, conjugated, shape_of, unbroadcast
+from tapegrad.ops.primitive import Primitive, binary_call, conjugated, shape_of, unbroadcast
 from tapegrad.tape import active_tapes
 from tapegrad.tensor import Tensor
 
@@ -74,6 +74,7 @@ _matmul.defvjp(
     lambda g, ans, x, y: _matmul_vjp(0, g, ans, x, y),
     lambda g, ans, x, y: _matmul_vjp(1, g, ans, x, y),
 ).saves(0, 1)
+Tensor.__matmul__ = binary_call(_matmul, depth=2)  # x @ y (see Tensor's operators)
 
 
 def matmul(x: ArrayLike, y: ArrayLike) -> Tensor:

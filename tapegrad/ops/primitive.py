@@ -28,6 +28,7 @@ _ndarray = np.ndarray
 _new = object.__new__
 _NUMPY_TYPES = frozenset({_ndarray, float, int, bool, type(None)})  # need no namespace lookup
 _anomaly_mode = debug.anomaly_mode
+_active_tapes = _active.get  # the context variable's own method: no lookup per op
 
 
 class Primitive:
@@ -71,7 +72,8 @@ class Primitive:
         "name", "forward", "numpy_forward", "vjps", "argnum_rule", "argnum_rules",
         "same_shape_vjps", "ruled_inputs", "differentiable", "explain", "replayable",
         "complex_rules",
-        "value_dependent_shape", "unsaved", "saves_output", "in_place_vjp",
+        "value_dependent_shape", "unsaved", "saves_output", "in_place_vjp", "_unary",
+        "_binary",
     )  # fmt: skip
 
     def __init__(
@@ -106,6 +108,10 @@ class Primitive:
         # What the rules do not read (see saves): None keeps every value.
         self.unsaved: tuple[int, ...] | None = None
         self.saves_output = True
+        # ``self(x)`` and ``self(x, y)`` without params: what op functions call (see
+        # unary_call below).
+        self._unary: Callable[[Any], Tensor] = unary_call(self)
+        self._binary: Callable[[Any, Any], Tensor] = binary_call(self)
 
     def defvjp(self, *rules: Rule | None) -> Primitive:
         """Declare one VJP rule per positional input (None: that input has no gradient)."""
@@ -167,14 +173,6 @@ class Primitive:
             return rules[k]
         return self.vjps[k] if k < len(self.vjps) else None
 
-    # The hot path of every op. ``_unary`` and ``_binary`` are what tapegrad's operators
-    # and op functions call (never user code: the recorded source line is found from
-    # their caller's caller): positional, no params, and on NumPy arrays and Python
-    # scalars no namespace lookup. The tail that wraps and records the result is
-    # spelled out in each of the three entry points: one more call per op costs a
-    # measurable share of a small op (docs/performance.md). ``type(x) is Tensor`` comes
-    # before isinstance for the same reason: a builtin call per input is measurable too.
-
     def __call__(self, *inputs: Any, **params: Any) -> Tensor:
         if not params:
             if len(inputs) == 2:
@@ -197,52 +195,9 @@ class Primitive:
         result._data, result._id = out, next(_serials)
         if _anomaly_mode():
             debug.check_forward(self, inputs, result)
-        tapes = _active.get()
+        tapes = _active_tapes()
         if tapes:  # non-differentiable ops are seen by tg.compile's traces only
             record(self, inputs, arrays, result, params, tapes)
-        return result
-
-    def _unary(self, x: Any) -> Tensor:
-        """``self(x)``: the call of a one-input primitive without params."""
-        a = x._data if type(x) is Tensor or isinstance(x, Tensor) else x
-        if type(a) in _NUMPY_TYPES:
-            try:
-                out = self.numpy_forward(a)
-            except (ValueError, TypeError, IndexError) as exc:
-                raise type(exc)(self._explain(exc, (a,), _NO_PARAMS)) from exc
-        else:
-            out = self._forward_any([a], _NO_PARAMS)
-        if type(out) is not _ndarray and isinstance(out, np.generic):
-            out = np.asarray(out)
-        result = _new(Tensor)  # Tensor(out) without the __init__ frame
-        result._data, result._id = out, next(_serials)
-        if _anomaly_mode():
-            debug.check_forward(self, (x,), result)
-        tapes = _active.get()
-        if tapes:
-            record(self, (x,), (a,), result, _NO_PARAMS, tapes, 3)
-        return result
-
-    def _binary(self, x: Any, y: Any) -> Tensor:
-        """``self(x, y)``: the call of a two-input primitive without params."""
-        a = x._data if type(x) is Tensor or isinstance(x, Tensor) else x
-        b = y._data if type(y) is Tensor or isinstance(y, Tensor) else y
-        if type(a) in _NUMPY_TYPES and type(b) in _NUMPY_TYPES:
-            try:
-                out = self.numpy_forward(a, b)
-            except (ValueError, TypeError, IndexError) as exc:
-                raise type(exc)(self._explain(exc, (a, b), _NO_PARAMS)) from exc
-        else:
-            out = self._forward_any([a, b], _NO_PARAMS)
-        if type(out) is not _ndarray and isinstance(out, np.generic):
-            out = np.asarray(out)
-        result = _new(Tensor)  # Tensor(out) without the __init__ frame
-        result._data, result._id = out, next(_serials)
-        if _anomaly_mode():
-            debug.check_forward(self, (x, y), result)
-        tapes = _active.get()
-        if tapes:
-            record(self, (x, y), (a, b), result, _NO_PARAMS, tapes, 3)
         return result
 
     def _forward_any(self, arrays: list[Any], params: dict[str, Any]) -> Any:
@@ -270,6 +225,77 @@ class Primitive:
 
     def __repr__(self) -> str:
         return f"<Primitive {self.name}>"
+
+
+# The hot path of every op: ``primitive._unary`` and ``primitive._binary``, and Tensor's
+# operators, which are such functions themselves (tapegrad/tensor.py). Plain functions
+# of the inputs, not methods: positional, no params, and on NumPy arrays and Python
+# scalars no namespace lookup. The tail that wraps and records the result is spelled
+# out in both: one more call per op costs a measurable share of a small op
+# (docs/performance.md). ``type(x) is Tensor`` comes before isinstance for the same
+# reason: a builtin call per input is measurable too, and so is a set lookup, hence
+# ``type(a) is _ndarray`` before ``in _NUMPY_TYPES``. The forward is read into a local
+# before the call: ``primitive.numpy_forward(a)`` would look it up as a method, which
+# Python does not speed up for a slot (~40 ns per op). ``depth`` is where record()
+# starts its search for the user's frame: 3 when an op function (or ``__call__``) calls
+# this function, 2 when it is the operator Python calls from the user's frame itself.
+
+
+def unary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any], Tensor]:
+    """``primitive(x)``, the call of a one-input primitive without params."""
+
+    def unary(x: Any) -> Tensor:
+        a = x._data if type(x) is Tensor or isinstance(x, Tensor) else x
+        if type(a) is _ndarray or type(a) in _NUMPY_TYPES:
+            forward = primitive.numpy_forward
+            try:
+                out = forward(a)
+            except (ValueError, TypeError, IndexError) as exc:
+                raise type(exc)(primitive._explain(exc, (a,), _NO_PARAMS)) from exc
+        else:
+            out = primitive._forward_any([a], _NO_PARAMS)
+        if type(out) is not _ndarray and isinstance(out, np.generic):
+            out = np.asarray(out)
+        result = _new(Tensor)  # Tensor(out) without the __init__ frame
+        result._data, result._id = out, next(_serials)
+        if _anomaly_mode():
+            debug.check_forward(primitive, (x,), result)
+        tapes = _active_tapes()
+        if tapes:
+            record(primitive, (x,), (a,), result, _NO_PARAMS, tapes, depth)
+        return result
+
+    return unary
+
+
+def binary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any, Any], Tensor]:
+    """``primitive(x, y)``, the call of a two-input primitive without params."""
+
+    def binary(x: Any, y: Any) -> Tensor:
+        a = x._data if type(x) is Tensor or isinstance(x, Tensor) else x
+        b = y._data if type(y) is Tensor or isinstance(y, Tensor) else y
+        if (type(a) is _ndarray or type(a) in _NUMPY_TYPES) and (
+            type(b) is _ndarray or type(b) in _NUMPY_TYPES
+        ):
+            forward = primitive.numpy_forward
+            try:
+                out = forward(a, b)
+            except (ValueError, TypeError, IndexError) as exc:
+                raise type(exc)(primitive._explain(exc, (a, b), _NO_PARAMS)) from exc
+        else:
+            out = primitive._forward_any([a, b], _NO_PARAMS)
+        if type(out) is not _ndarray and isinstance(out, np.generic):
+            out = np.asarray(out)
+        result = _new(Tensor)  # Tensor(out) without the __init__ frame
+        result._data, result._id = out, next(_serials)
+        if _anomaly_mode():
+            debug.check_forward(primitive, (x, y), result)
+        tapes = _active_tapes()
+        if tapes:
+            record(primitive, (x, y), (a, b), result, _NO_PARAMS, tapes, depth)
+        return result
+
+    return binary
 
 
 def passthrough(g: Any, ans: Any, *inputs: Any, **params: Any) -> Any:
