@@ -80,7 +80,7 @@ def builders(steps: int) -> dict[str, Callable[[], Callable[[], Any]]]:
 
         return run
 
-    def tapegrad_replay() -> Callable[[], Any]:
+    def tapegrad_compiled(fuse: bool) -> Callable[[], Any]:
         import tapegrad as tg
 
         ty0, tw, tb = tg.tensor(y0), tg.tensor(w), tg.tensor(b)
@@ -90,7 +90,7 @@ def builders(steps: int) -> dict[str, Callable[[], Callable[[], Any]]]:
                 y = tg.tanh(y * w + b)
             return tg.sum(y)
 
-        compiled = tg.compile(forward)
+        compiled = tg.compile(forward, fuse=fuse)  # fused: see benchmarks/fuse_latency.py
 
         def run() -> Any:
             with tg.GradientTape() as tape:
@@ -98,27 +98,8 @@ def builders(steps: int) -> dict[str, Callable[[], Callable[[], Any]]]:
                 loss = compiled(ty0, tw, tb)
             return loss, tape.gradient(loss, [tw, tb])
 
-        return run
-
-    def tapegrad_fused() -> Callable[[], Any]:
-        import tapegrad as tg
-
-        ty0, tw, tb = tg.tensor(y0), tg.tensor(w), tg.tensor(b)
-
-        def forward(y: Any, w: Any, b: Any) -> Any:
-            for _ in range(steps):
-                y = tg.tanh(y * w + b)
-            return tg.sum(y)
-
-        compiled = tg.compile(forward, fuse=True)  # numba: see benchmarks/fuse_latency.py
-
-        def run() -> Any:
-            with tg.GradientTape() as tape:
-                tape.watch([tw, tb])
-                loss = compiled(ty0, tw, tb)
-            return loss, tape.gradient(loss, [tw, tb])
-
-        run()  # records, compiles (or loads from the on-disk cache): not timed
+        if fuse:
+            run()  # records, compiles (or loads from the on-disk cache): not timed
         return run
 
     def torch_() -> Callable[[], Any]:
@@ -199,8 +180,8 @@ def builders(steps: int) -> dict[str, Callable[[], Callable[[], Any]]]:
     found = {
         "numpy": numpy_,
         "tapegrad": tapegrad_,
-        "tapegrad replay": tapegrad_replay,
-        "tapegrad fused": tapegrad_fused,
+        "tapegrad replay": lambda: tapegrad_compiled(fuse=False),
+        "tapegrad fused": lambda: tapegrad_compiled(fuse=True),
         "torch": torch_,
         "tapegrad variables": tapegrad_variables,
         "torch compile": torch_compile,

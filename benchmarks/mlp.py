@@ -52,6 +52,20 @@ def numpy_step(X: np.ndarray, labels: np.ndarray, params: list[np.ndarray]) -> A
     return loss, [dW1, db1, dW2, db2, dW3, db3]
 
 
+def jax_loss(jax: Any) -> Callable[..., Any]:
+    """The MLP's loss in JAX, of the parameter list, the inputs and the labels."""
+    jnp = jax.numpy
+
+    def loss(ps: list[Any], x: Any, y: Any) -> Any:
+        W1, b1, W2, b2, W3, b3 = ps
+        h1 = jax.nn.relu(x @ W1 + b1)
+        h2 = jax.nn.relu(h1 @ W2 + b2)
+        logp = jax.nn.log_softmax(h2 @ W3 + b3, axis=1)
+        return -jnp.mean(jnp.take_along_axis(logp, y[:, None], axis=1))
+
+    return loss
+
+
 def builders() -> dict[str, Callable[[], Callable[[], Any]]]:
     """Each system's step, built on demand (so a missing peer costs nothing)."""
     X, labels, params = inputs()
@@ -135,13 +149,7 @@ def builders() -> dict[str, Callable[[], Callable[[], Any]]]:
     def jax_() -> Callable[[], Any]:
         jax = peers.jax()
         jnp = jax.numpy
-
-        def loss(ps: list[Any], x: Any, y: Any) -> Any:
-            W1, b1, W2, b2, W3, b3 = ps
-            h1 = jax.nn.relu(x @ W1 + b1)
-            h2 = jax.nn.relu(h1 @ W2 + b2)
-            logp = jax.nn.log_softmax(h2 @ W3 + b3, axis=1)
-            return -jnp.mean(jnp.take_along_axis(logp, y[:, None], axis=1))
+        loss = jax_loss(jax)
 
         step = jax.jit(jax.value_and_grad(loss))
         jparams = [jnp.asarray(p) for p in params]

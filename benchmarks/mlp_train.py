@@ -114,13 +114,7 @@ def builders() -> dict[str, Callable[[], Callable[[], Any]]]:
     def jax_() -> Callable[[], Any]:
         jax = peers.jax()
         jnp = jax.numpy
-
-        def loss(ps: list[Any], x: Any, y: Any) -> Any:
-            W1, b1, W2, b2, W3, b3 = ps
-            h1 = jax.nn.relu(x @ W1 + b1)
-            h2 = jax.nn.relu(h1 @ W2 + b2)
-            logp = jax.nn.log_softmax(h2 @ W3 + b3, axis=1)
-            return -jnp.mean(jnp.take_along_axis(logp, y[:, None], axis=1))
+        loss = mlp.jax_loss(jax)
 
         def step(ps: list[Any], x: Any, y: Any) -> Any:
             value, grads = jax.value_and_grad(loss)(ps, x, y)
