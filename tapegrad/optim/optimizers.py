@@ -132,8 +132,7 @@ class Optimizer:
                 if _alone(p) and self._update_in_place(p, g, state, lr):
                     v.version += 1
                     continue
-                del p
-                new = self._updated(xp, v._data, g, state, lr)
+                new = self._updated(xp, p, g, state, lr)
                 if _owned(new, v, g, state):
                     v._replace(new, "apply_gradients")  # an array of its own: no copy
                 else:
