@@ -33,7 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
 import tapegrad as tg  # noqa: E402
-from tapegrad import devices  # noqa: E402
+from tapegrad.backends import devices
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DEVICES = {"numpy": "cpu", "cupy": "gpu:0"}

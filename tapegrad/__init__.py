@@ -9,24 +9,62 @@
 12.0
 """
 
-from tapegrad import data, fft, linalg, nn, optim, random
-from tapegrad.checkpoint import checkpoint
-from tapegrad.custom_gradient import custom_gradient
-from tapegrad.debug import detect_anomaly
-from tapegrad.devices import default_device, device_scope, set_default_device
-from tapegrad.grad_mode import no_grad
+import importlib
+
+# The layers, bottom up (docs/architecture.md): each import below gives the layers under
+# it what they may not import themselves: the op library gives Tensor its operators and
+# methods and the sweep its ops, tapegrad.numpy gives Tensor NumPy's protocols, and
+# tapegrad.debug gives the tape its listing, its drawing and anomaly detection's checks.
+from tapegrad import ops  # noqa: F401  # isort: skip
+from tapegrad import linalg, fft, numpy  # noqa: F401  # isort: skip
+from tapegrad import debug  # noqa: F401  # isort: skip
+from tapegrad import data, nn, optim, random
+from tapegrad.backends.devices import default_device, device_scope, set_default_device
+from tapegrad.core import tensor as _tensor
+from tapegrad.core.anomaly import detect_anomaly
+from tapegrad.core.grad_mode import no_grad
+from tapegrad.core.sites import redirect_numpy_warnings
+from tapegrad.core.tape import GradientTape
+from tapegrad.core.tensor import Tensor, Variable, tensor
+from tapegrad.numpy.polynomials import (
+    poly,
+    polyadd,
+    polyder,
+    polydiv,
+    polyfit,
+    polyint,
+    polymul,
+    polysub,
+    polyval,
+    roots,
+)
 from tapegrad.ops import *  # noqa: F403 - the op library is the public namespace
 from tapegrad.ops import __all__ as _ops_all
-from tapegrad.replay import GuardError
-from tapegrad.replay import compile as compile  # tg.compile, like torch.compile
-from tapegrad.replay_fuse import FuseWarning
-from tapegrad.sites import redirect_numpy_warnings
-from tapegrad.tape import GradientTape
-from tapegrad.tensor import Tensor, Variable, tensor
-from tapegrad.transforms import grad, hessian, hvp, jacobian, jvp, value_and_grad, vjp
+from tapegrad.replay.compiled import GuardError
+from tapegrad.replay.compiled import compile as compile  # tg.compile, like torch.compile
+from tapegrad.replay.fuse import FuseWarning
+from tapegrad.transforms.checkpoint import checkpoint
+from tapegrad.transforms.custom_gradient import custom_gradient
+from tapegrad.transforms.functional import grad, hessian, hvp, jacobian, jvp, value_and_grad, vjp
 
 __version__ = "0.1.0"
 
+
+def _differentiable_scipy(function: str) -> str | None:
+    """tapegrad.scipy's version of SciPy's ``function`` (``"scipy.special.gammaln"``), if any."""
+    replacement = function.replace("scipy.", "tapegrad.scipy.", 1)
+    module, _, name = replacement.rpartition(".")
+    try:
+        return replacement if hasattr(importlib.import_module(module), name) else None
+    except ImportError:
+        return None
+
+
+# What the layers below reach in the layers above, handed to them here: the module that
+# differentiates scipy.special's ufuncs on Tensors, and the name of tapegrad.scipy's
+# version of a SciPy function that converts a watched Tensor (the engine's error).
+numpy.protocol.register_ufunc_module("tapegrad.scipy.special")
+_tensor.differentiable_scipy = _differentiable_scipy
 redirect_numpy_warnings()
 
 # compile is left out of __all__: a star-import must not shadow the builtin.
@@ -52,7 +90,17 @@ __all__ = [
     "nn",
     "no_grad",
     "optim",
+    "poly",
+    "polyadd",
+    "polyder",
+    "polydiv",
+    "polyfit",
+    "polyint",
+    "polymul",
+    "polysub",
+    "polyval",
     "random",
+    "roots",
     "set_default_device",
     "tensor",
     "value_and_grad",

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import random
-from tapegrad.tensor import Tensor, tensor
+from tapegrad.core.tensor import Tensor, tensor
 
 
 class DataLoader:

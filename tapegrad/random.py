@@ -20,9 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import devices, ops
+from tapegrad import ops
+from tapegrad.backends import devices
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import raw
-from tapegrad.tensor import Tensor
 
 Shape = int | tuple[int, ...]
 

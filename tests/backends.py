@@ -82,7 +82,7 @@ class CupyBackend(Backend):
     name = "cupy"
 
     def available(self) -> bool:
-        from tapegrad import devices
+        from tapegrad.backends import devices
 
         return devices.gpu_count() > 0
 

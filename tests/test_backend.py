@@ -1,4 +1,4 @@
-"""tapegrad/backend.py and tapegrad/standard.py: namespaces, placement, and the
+"""tapegrad/backends/namespaces.py and tapegrad/backends/standard.py: namespaces, placement, and the
 standard-only gather, scatter-add and einsum, checked against NumPy itself."""
 
 import numpy as np
@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import tapegrad as tg
-from tapegrad import backend, standard
+from tapegrad.backends import namespaces as backend
+from tapegrad.backends import standard
 from tapegrad.testing import gradcheck, gradgradcheck
 from tapegrad.testing import strategies as tst
 

@@ -1,5 +1,5 @@
-"""tapegrad/checkpoint.py: tg.checkpoint gives the gradients of the function itself (every
-order), keeps only the block inputs on the tape, replays random draws, skips side effects
+"""tapegrad/transforms/checkpoint.py: tg.checkpoint gives the gradients of the function itself
+(every order), keeps only the block inputs on the tape, replays random draws, skips side effects
 in the second forward, refuses one that differs, and lowers the measured peak memory."""
 
 import gc

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tapegrad import devices
+from tapegrad.backends import devices
 
 PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "cpu_vs_gpu.py"
 

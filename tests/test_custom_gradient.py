@@ -1,4 +1,4 @@
-"""tapegrad/custom_gradient.py: user-supplied gradients, first and higher order."""
+"""tapegrad/transforms/custom_gradient.py: user-supplied gradients, first and higher order."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""tapegrad/devices.py, tapegrad/ops/device.py and tapegrad/random.py: the device API.
+"""tapegrad/backends/devices.py, tapegrad/ops/device.py and tapegrad/random.py: the device API.
 
 The GPU tests at the end run only where CuPy sees a GPU (``--backend cupy`` on
 such a machine); everything else runs everywhere.
@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import tapegrad as tg
-from tapegrad import backend, devices
+from tapegrad.backends import devices
+from tapegrad.backends import namespaces as backend
 from tapegrad.testing import gradcheck, gradgradcheck
 
 HAS_GPU = devices.gpu_count() > 0

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tg
-from tapegrad import sites
+from tapegrad.core import sites
 
 HERE = os.path.basename(__file__)
 

@@ -1,4 +1,4 @@
-"""tapegrad/grad_mode.py: tg.no_grad pauses every active tape of this thread, and only it."""
+"""tapegrad/core/grad_mode.py: tg.no_grad pauses every active tape of this thread, and only it."""
 
 import threading
 
@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tg
+from tapegrad.core.active import active_tapes
 
 
 def test_nothing_inside_is_recorded_on_any_active_tape():
@@ -67,7 +68,7 @@ def test_a_tape_exited_inside_the_block_is_not_revived():
     x = tg.tensor(1.0)
     tape.watch(x)
     x * 2.0
-    assert len(tape) == 0 and tg.tape.active_tapes() == ()
+    assert len(tape) == 0 and active_tapes() == ()
 
 
 def test_other_threads_keep_recording():

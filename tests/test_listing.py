@@ -7,8 +7,8 @@ import sys
 import numpy as np
 
 import tapegrad as tg
-from tapegrad import sites
-from tapegrad.listing import format_bytes, saved_bytes
+from tapegrad.core import sites
+from tapegrad.debug.listing import format_bytes, saved_bytes
 from tapegrad.ops import Primitive
 
 HERE = os.path.basename(__file__)

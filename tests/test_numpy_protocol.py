@@ -1,4 +1,4 @@
-"""Tests of tapegrad/numpy_protocol.py: NumPy functions and ufuncs called on Tensors run
+"""Tests of tapegrad/numpy/protocol.py: NumPy functions and ufuncs called on Tensors run
 tapegrad ops, return Tensors and record on the tape; unsupported ones raise TypeError."""
 
 from types import SimpleNamespace
@@ -8,8 +8,8 @@ import pytest
 from helpers import value_and_gradients
 
 import tapegrad as tg
-from tapegrad.numpy_protocol import _tables
-from tapegrad.numpy_tables import differentiable_ufuncs
+from tapegrad.numpy.protocol import _tables
+from tapegrad.numpy.tables import differentiable_ufuncs
 
 X = np.array([[0.3, 0.9, 0.5], [0.7, 0.4, 0.8]])
 W = np.array([[1.0, -2.0], [0.5, 3.0], [-1.5, 0.25]])
@@ -214,7 +214,7 @@ def test_unsupported_ufunc_arguments_name_the_ufunc(call, name, argument):
 def test_a_mismatched_signature_names_numpy_and_tapegrad(monkeypatch):
     # A keyword NumPy accepts but the implementation does not (a newer NumPy's, say): the
     # error names the NumPy function and shows the signature tapegrad supports.
-    from tapegrad import numpy_protocol
+    from tapegrad.numpy import protocol as numpy_protocol
 
     monkeypatch.setitem(_tables()[1], np.mean, lambda a, axis=None: tg.mean(a, axis))
     x = tg.tensor(X)

@@ -1,5 +1,5 @@
-"""tg.compile (tapegrad/replay.py): replays agree with eager runs, guards catch data-dependent
-Python, and gradients of any order flow through replays."""
+"""tg.compile (tapegrad/replay/compiled.py): replays agree with eager runs, guards catch
+data-dependent Python, and gradients of any order flow through replays."""
 
 import numpy as np
 import pytest
@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tapegrad as tg
+from tapegrad.core.nests import flatten
 from tapegrad.testing import strategies as tst
 
 
@@ -20,7 +21,7 @@ def _grads(f, args, watched):
 
 
 def _assert_same(eager, replayed):
-    for a, b in zip(tg.tape._flatten(eager), tg.tape._flatten(replayed)):
+    for a, b in zip(flatten(eager), flatten(replayed)):
         if a is None:
             assert b is None
         else:

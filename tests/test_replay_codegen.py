@@ -1,4 +1,4 @@
-"""tg.compile's generated code (tapegrad/replay_codegen.py): on random programs of the op
+"""tg.compile's generated code (tapegrad/codegen.py): on random programs of the op
 library, every call of a compiled function (the recording, the first replay with a
 checked sweep, the replays with generated forward and reverse code, and the lean forward
 that keeps only what the generated sweeps read) gives eager's values and gradients, with
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from random_programs import describe, programs, run
 
 import tapegrad as tg
-from tapegrad import replay_codegen
+from tapegrad.replay import codegen
 
 
 def _close(got, want, what):
@@ -186,7 +186,7 @@ def test_allocate_reuses_a_local_once_its_value_is_dead():
         "    v6 = multiply(v5, v3)",
         "    return [v0, v5, v6]",
     ]
-    assert replay_codegen.allocate(lines, {"v0", "v1", "v2", "v5", "v6"}) == [
+    assert codegen.allocate(lines, {"v0", "v1", "v2", "v5", "v6"}) == [
         "    t0 = multiply(v0, v1)",
         "    t1 = add(t0, v2)",  # v3 is read again below: it keeps t0
         "    v5 = tanh(t1)",
@@ -196,21 +196,21 @@ def test_allocate_reuses_a_local_once_its_value_is_dead():
 
 
 def test_a_one_expression_lambda_rule_is_inlined_and_others_are_called():
-    scope = replay_codegen._Scope()
+    scope = codegen._Scope()
     rule = lambda g, ans, x: g * (1.0 - ans * ans)  # noqa: E731
-    assert replay_codegen.inline_rule(rule, ["g5", "v5", "v4"], scope) == "(g5 * (1.0 - v5 * v5))"
+    assert codegen.inline_rule(rule, ["g5", "v5", "v4"], scope) == "(g5 * (1.0 - v5 * v5))"
     offset = 2.0
     closure = lambda g, ans, x: g * offset  # noqa: E731 - a free variable: called, not inlined
-    assert replay_codegen.inline_rule(closure, ["g", "a", "x"], scope) is None
+    assert codegen.inline_rule(closure, ["g", "a", "x"], scope) is None
 
     def named(g, ans, x):
         return g
 
-    assert replay_codegen.inline_rule(named, ["g", "a", "x"], scope) is None
+    assert codegen.inline_rule(named, ["g", "a", "x"], scope) is None
     # Globals the expression reads are bound under their own names.
     from tapegrad.ops.arithmetic import _add
 
-    text = replay_codegen.inline_rule(_add.vjps[0], ["g1", "v2", "v0", "v1"], scope)
+    text = codegen.inline_rule(_add.vjps[0], ["g1", "v2", "v0", "v1"], scope)
     assert text == "(unbroadcast(g1, shape_of(v0)))"
     assert scope.bound["unbroadcast"] is _add.vjps[0].__globals__["unbroadcast"]
 

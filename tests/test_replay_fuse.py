@@ -1,4 +1,4 @@
-"""tg.compile(f, fuse=True) (tapegrad/replay_fuse.py): fused replays equal eager runs, values
+"""tg.compile(f, fuse=True) (tapegrad/replay/fuse.py): fused replays equal eager runs, values
 and gradients, on hand-picked and random elementwise programs; unsupported recordings fall
 back with one FuseWarning; guards and composition as the plain replay; the compiled code is
 loaded from the on-disk cache by another process."""
@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 from random_programs import BY_NAME, describe, run
 
 import tapegrad as tg
+from tapegrad.core.nests import flatten
 from tapegrad.testing import strategies as tst
 
 numba = pytest.importorskip("numba")
 
-from tapegrad.replay_fuse import FusedRecording  # noqa: E402
+from tapegrad.replay.fuse import FusedRecording  # noqa: E402
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -44,7 +45,7 @@ def _value_and_grads(f, args, watched):
 
 
 def _close(got, want, rtol=1e-12):
-    for a, b in zip(tg.tape._flatten(want), tg.tape._flatten(got)):
+    for a, b in zip(flatten(want), flatten(got)):
         if a is None:
             assert b is None
         else:

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tg
-from tapegrad import record
+from tapegrad.core import record
 from tapegrad.ops.primitive import Primitive
 
 BIG = (64, 256)  # 128 KiB of float64: above record.DROP_BYTES

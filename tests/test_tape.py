@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tg
+from tapegrad.core.active import active_tapes
 
 
 def test_watch_and_gradient():
@@ -298,7 +299,7 @@ def test_tapes_are_per_thread():
     seen = {}
 
     def other_thread():
-        seen["tapes"] = tg.tape.active_tapes()
+        seen["tapes"] = active_tapes()
         seen["y"] = x * x
 
     with tg.GradientTape() as tape:

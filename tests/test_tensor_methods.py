@@ -1,4 +1,4 @@
-"""Tests of tapegrad/tensor_methods.py: NumPy's array methods and operators on Tensors."""
+"""Tests of tapegrad/ops/methods.py: NumPy's array methods and operators on Tensors."""
 
 import numpy as np
 import pytest

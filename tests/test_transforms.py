@@ -1,5 +1,5 @@
-"""tapegrad/transforms.py through the public API: grad, value_and_grad, vjp, jvp, jacobian,
-hessian, hvp, their argument handling, nesting and errors."""
+"""tapegrad/transforms/functional.py through the public API: grad, value_and_grad, vjp, jvp,
+jacobian, hessian, hvp, their argument handling, nesting and errors."""
 
 import collections
 

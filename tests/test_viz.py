@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tg
-from tapegrad import viz
+from tapegrad.debug import viz
 
 NODE = re.compile(r"^  (\w+) \[(.*)\];$")
 EDGE = re.compile(r"^  (\w+) -> (\w+)(?: \[(.*)\])?;$")
@@ -319,7 +319,7 @@ def test_repr_pretty_is_the_listing_under_the_repr(monkeypatch):
         long.watch(x)
         for _ in range(10):
             x = x * 2.0
-    monkeypatch.setattr("tapegrad.tape._PRETTY_LINES", 4)
+    monkeypatch.setattr("tapegrad.core.tape._PRETTY_LINES", 4)
     lines = pretty(long).splitlines()
     listing = str(long).splitlines()
     assert lines == [

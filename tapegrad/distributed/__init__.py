@@ -19,6 +19,9 @@ mpi4py against its MPI (docs/distributed.md)::
 
 Importing this module never needs mpi4py.
 
+Layer: built on ``tapegrad.core``, ``tapegrad.backends`` and ``tapegrad.ops``; it works with any
+optimizer by its ``apply_gradients``, so it imports no ``tapegrad.optim``.
+
 >>> import tapegrad.distributed as dist
 >>> dist.rank(), dist.world_size()
 (0, 1)

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tapegrad import backend
+from tapegrad.backends import namespaces as backend
 from tapegrad.distributed import gpu
 from tapegrad.distributed.world import World
 

@@ -15,11 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend
-from tapegrad import tape as _tape
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor, Variable, note_escape
 from tapegrad.distributed.buckets import Plan, Spec, spec_of
 from tapegrad.distributed.world import world as _world
-from tapegrad.tensor import Tensor, Variable
 
 OPS = ("sum", "mean", "max", "min")
 _PLANS_KEPT = 16  # plans (and their buffers) kept for structures seen recently
@@ -178,7 +177,7 @@ def _array_of(leaf: Any, path: str, what: str) -> Any:
     if leaf is None:
         return None
     if isinstance(leaf, Tensor):
-        _tape.note_escape(leaf, f"tapegrad.distributed.{what.partition('(')[0]}()")
+        note_escape(leaf, f"tapegrad.distributed.{what.partition('(')[0]}()")
         return leaf.data
     if isinstance(leaf, (int, float, complex, np.generic)):
         return np.asarray(leaf)

@@ -6,12 +6,12 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Variable
 from tapegrad.distributed.buckets import BUCKET_BYTES, Plan, spec_of
 from tapegrad.distributed.world import World
 from tapegrad.distributed.world import world as _world
 from tapegrad.ops.primitive import raw
-from tapegrad.tensor import Variable
 
 
 class DistributedOptimizer:

@@ -2,6 +2,9 @@
 signatures (``n``/``s``, ``axis``/``axes``, ``norm="backward" | "ortho" | "forward"``), for
 real and complex inputs, computed in the input's array namespace.
 
+Layer: built on ``tapegrad.core``, ``tapegrad.backends`` and ``tapegrad.ops``; a peer of
+``tapegrad.linalg``, which it does not import.
+
 >>> import tapegrad as tg
 >>> x = tg.tensor([1.0, 2.0, 3.0, 4.0])
 >>> with tg.GradientTape() as tape:

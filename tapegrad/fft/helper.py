@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor, tensor
 from tapegrad.ops.primitive import normalize_axis, shape_of
-from tapegrad.tensor import Tensor, tensor
 
 ArrayLike = Any
 

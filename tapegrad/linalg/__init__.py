@@ -8,6 +8,10 @@ eigenvalue-only functions (``eigvalsh``, ``svdvals``, the nuclear and spectral n
 repeated eigenvalues, norms at zero; where a gradient does not exist the result is a
 documented NaN or an error, never a wrong number (docs/linalg.md).
 
+Layer: built on ``tapegrad.core``, ``tapegrad.backends`` and ``tapegrad.ops``; a peer of
+``tapegrad.fft``, which it does not import. (NumPy's polynomial functions, which need
+``eigvals`` and ``lstsq``, are one layer up, in tapegrad/numpy/polynomials.py.)
+
 >>> import tapegrad as tg
 >>> a = tg.tensor([[2.0, 1.0], [1.0, 2.0]])
 >>> with tg.GradientTape() as tape:

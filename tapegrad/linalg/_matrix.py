@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import raw, shape_of
-from tapegrad.tensor import Tensor
 
 LinAlgError = np.linalg.LinAlgError  # a ValueError: Primitive names the op in its message
 

@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
 from tapegrad.linalg._matrix import constant_like, eps, mH
 from tapegrad.ops.primitive import raw, shape_of
 

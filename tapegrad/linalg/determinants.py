@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import (
     LinAlgError,
     as_input,
@@ -32,7 +33,6 @@ from tapegrad.linalg._matrix import (
 from tapegrad.linalg._spectral import host
 from tapegrad.linalg.solvers import inv
 from tapegrad.ops.primitive import Primitive, shape_of
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

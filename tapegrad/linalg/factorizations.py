@@ -24,7 +24,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.record import is_recorded
+from tapegrad.core.tensor import Tensor
 from tapegrad.linalg import _spectral
 from tapegrad.linalg._matrix import (
     as_input,
@@ -42,8 +45,6 @@ from tapegrad.linalg._matrix import (
 )
 from tapegrad.linalg.solvers import solve_triangular
 from tapegrad.ops.primitive import Primitive, shape_of
-from tapegrad.record import is_recorded
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import (
     LinAlgError,
     as_input,
@@ -31,7 +32,6 @@ from tapegrad.linalg._matrix import (
 from tapegrad.linalg.norms import matrix_rank
 from tapegrad.linalg.singular import svdvals
 from tapegrad.ops.primitive import Primitive, raw, shape_of, unbroadcast
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 _NOT_GIVEN = object()

@@ -18,13 +18,13 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import LinAlgError, as_input, check_matrices, eps, real_dtype
 from tapegrad.linalg._spectral import host
 from tapegrad.linalg.singular import svdvals
 from tapegrad.linalg.solvers import inv
 from tapegrad.ops.primitive import Primitive, normalize_axis, shape_of
 from tapegrad.ops.reductions import expand_reduced
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

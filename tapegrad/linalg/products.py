@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import as_input, check_matrices, describe
 from tapegrad.linalg.solvers import inv
 from tapegrad.ops.primitive import raw, shape_of
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

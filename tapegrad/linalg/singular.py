@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.linalg import _spectral
 from tapegrad.linalg._matrix import (
     as_input,
@@ -34,7 +35,6 @@ from tapegrad.linalg._matrix import (
     unpack,
 )
 from tapegrad.ops.primitive import Primitive, shape_of
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import LinAlgError, as_input, check_matrices, describe, mH, triangle
 from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -1,5 +1,8 @@
 """Layers, losses and the Module container (``tg.nn``).
 
+Layer: built on the engine, the op library, ``tapegrad.random`` and
+``tapegrad.transforms`` (checkpointing); ``tapegrad.optim`` is built on it.
+
 >>> import tapegrad as tg
 >>> model = tg.nn.Sequential(tg.nn.Linear(2, 4), tg.nn.Tanh(), tg.nn.Linear(4, 1))
 >>> x, y = tg.ones((8, 2), dtype="float32"), tg.zeros((8, 1), dtype="float32")

@@ -12,9 +12,9 @@ import numbers
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.nn.module import Module
 from tapegrad.ops.erf import _erf  # the GELU's; tapegrad.scipy.special.erf's too
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -15,12 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops, random
+from tapegrad import ops, random
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor, Variable
 from tapegrad.nn import init
 from tapegrad.nn.layers import Linear, dropout
 from tapegrad.nn.module import Module
 from tapegrad.ops.primitive import raw, shape_of
-from tapegrad.tensor import Tensor, Variable
 
 ArrayLike = Any
 

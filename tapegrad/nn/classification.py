@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.active import tracing
+from tapegrad.core.tensor import Tensor
 from tapegrad.nn.losses import as_tensor, check_reduction, check_weight, host, reduce
 from tapegrad.ops.primitive import raw, shape_of
-from tapegrad.tape import tracing
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops, random
+from tapegrad.core.tensor import Tensor
 from tapegrad.nn import init
 from tapegrad.nn.module import Module
 from tapegrad.ops.primitive import Primitive, shape_of
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 Pair = tuple[int, int]

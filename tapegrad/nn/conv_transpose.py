@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops, random
+from tapegrad.core.tensor import Tensor
 from tapegrad.nn import init
 from tapegrad.nn.conv import Pair, _check_nchw, _col2im, _pair
 from tapegrad.nn.module import Module
 from tapegrad.ops.primitive import shape_of
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import random
-from tapegrad.tensor import Tensor, Variable
+from tapegrad.core.tensor import Tensor, Variable
 
 Shape = tuple[int, ...]
 

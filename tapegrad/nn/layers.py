@@ -11,13 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops, random
+from tapegrad import ops, random
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.active import tracing
+from tapegrad.core.tensor import Tensor, Variable
 from tapegrad.nn import init
 from tapegrad.nn.module import Module
 from tapegrad.ops.linalg import matmul_add
 from tapegrad.ops.primitive import normalize_axis, raw, shape_of
-from tapegrad.tape import tracing
-from tapegrad.tensor import Tensor, Variable
 
 ArrayLike = Any
 

@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import raw, shape_of
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 REDUCTIONS = ("mean", "sum", "none")

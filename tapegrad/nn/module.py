@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import devices
-from tapegrad.tensor import Tensor, Variable
+from tapegrad.backends import devices
+from tapegrad.core.tensor import Tensor, Variable
 
 
 class Module:

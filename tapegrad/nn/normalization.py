@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
-from tapegrad.checkpoint import recomputing
+from tapegrad.core.tensor import Tensor, Variable
 from tapegrad.nn.module import Module
 from tapegrad.ops.primitive import shape_of
-from tapegrad.tensor import Tensor, Variable
+from tapegrad.transforms.checkpoint import recomputing
 
 ArrayLike = Any
 

@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.nn.conv import Pair, _check_nchw, _pair, im2col, output_size
 from tapegrad.nn.module import Module
 from tapegrad.ops.primitive import shape_of
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

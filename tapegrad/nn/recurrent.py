@@ -26,10 +26,10 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops, random
+from tapegrad.core.tensor import Tensor, Variable
 from tapegrad.nn import init
 from tapegrad.nn.layers import dropout
 from tapegrad.nn.module import Module
-from tapegrad.tensor import Tensor, Variable
 
 ArrayLike = Any
 

@@ -4,7 +4,7 @@ Every name of NumPy's main namespace is here. On plain arrays each gives exactly
 NumPy's result (most *are* NumPy's own objects). On Tensors:
 
 - NumPy's ufuncs and functions hand Tensors over to tapegrad (``__array_ufunc__`` and
-  ``__array_function__``; the tables are in tapegrad/numpy_tables.py): differentiable
+  ``__array_function__``; the tables are in tapegrad/numpy/tables.py): differentiable
   ones record on the tape, the others (``isnan``, ``argsort``, ``nonzero`` ...) return
   what NumPy returns, as boolean or integer Tensors;
 - the functions NumPy does not hand over (``array``, ``asarray``, ``full``, ``stack``
@@ -15,6 +15,11 @@ NumPy's result (most *are* NumPy's own objects). On Tensors:
   are NumPy's.
 
 docs/numpy.md lists every function as differentiable, no gradient or not supported.
+
+Layer: above the op library, ``tapegrad.linalg`` and ``tapegrad.fft``, whose functions
+its tables name; it sets NumPy's protocols on Tensor (numpy/protocol.py). It does not
+import ``tapegrad.scipy``: the package root names the module that differentiates SciPy's
+ufuncs (tapegrad/__init__.py).
 
 >>> import tapegrad as tg
 >>> import tapegrad.numpy as np
@@ -88,7 +93,7 @@ from numpy import (  # NumPy's own objects: on Tensors they dispatch to tapegrad
     vander, var, vdot, vsplit, vstack, where, zeros, zeros_like,
 )
 # fmt: on
-from tapegrad.numpy import fft, linalg
+from tapegrad.numpy import fft, linalg, protocol
 from tapegrad.numpy._arrays import (  # tapegrad's own: NumPy does not hand these over
     array,
     asanyarray,
@@ -107,6 +112,9 @@ from tapegrad.numpy._arrays import (  # tapegrad's own: NumPy does not hand thes
     require,
     stack,
 )
+
+# Tensors meet NumPy's functions through the protocols this sets on them (numpy/protocol.py).
+protocol.attach()
 
 # NumPy's submodules, imported when first used (some are slow to import), and the
 # extended-precision types of the platforms that have them.

@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor, Variable
 from tapegrad.ops.layout import gather_layout
-from tapegrad.tensor import Tensor, Variable
 
 
 def holds_tensor(value: Any) -> bool:

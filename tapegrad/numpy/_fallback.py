@@ -14,10 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend
-from tapegrad.record import is_recorded
-from tapegrad.tape import host_value, note_escape
-from tapegrad.tensor import Tensor
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.record import is_recorded
+from tapegrad.core.tensor import Tensor, host_value, note_escape
 
 
 def _unwrapped(value: Any, found: list[Tensor], how: str) -> Any:

@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor, host_value
 from tapegrad.numpy._arrays import asarray, holds_tensor
 from tapegrad.ops.primitive import normalize_axis, shape_of
 from tapegrad.ops.rule_helpers import is_complex, result_dtype
-from tapegrad.tape import host_value
-from tapegrad.tensor import Tensor
 
 
 def _tensor(a: Any) -> Any:

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import shape_of
-from tapegrad.tensor import Tensor
 
 Axis = int | tuple[int, ...] | None
 

@@ -2,7 +2,7 @@
 supported (with the reason). The table of docs/numpy.md.
 
 The classification is read from the dispatch tables themselves
-(tapegrad/numpy_tables.py) and from the lists below, so it cannot drift from what
+(tapegrad/numpy/tables.py) and from the lists below, so it cannot drift from what
 the code does; tests/test_numpy_coverage.py fails when a public NumPy callable is
 unclassified or when docs/numpy.md is stale. Regenerate it with::
 
@@ -118,19 +118,19 @@ NOTES = {
 
 def _tables() -> tuple[dict[Any, str], dict[Any, str]]:
     """(object -> category) for NumPy's ufuncs and functions, read from the dispatch tables."""
-    from tapegrad import numpy_tables, ops
-    from tapegrad.numpy import _functions, _reductions
+    from tapegrad import ops
+    from tapegrad.numpy import _functions, _reductions, tables
 
     category: dict[Any, str] = {}
     for table, kind in (
-        (numpy_tables.differentiable_ufuncs(ops), DIFFERENTIABLE),
-        (numpy_tables.no_gradient_ufuncs(ops), NO_GRADIENT),
-        (numpy_tables.differentiable_functions(ops, _functions, _reductions), DIFFERENTIABLE),
-        (numpy_tables.no_gradient_functions(ops, _functions, _reductions), NO_GRADIENT),
-        (numpy_tables.in_place_functions(_functions), NOT_SUPPORTED),
+        (tables.differentiable_ufuncs(ops), DIFFERENTIABLE),
+        (tables.no_gradient_ufuncs(ops), NO_GRADIENT),
+        (tables.differentiable_functions(ops, _functions, _reductions), DIFFERENTIABLE),
+        (tables.no_gradient_functions(ops, _functions, _reductions), NO_GRADIENT),
+        (tables.in_place_functions(_functions), NOT_SUPPORTED),
     ):
         category.update(dict.fromkeys(table, kind))
-    return category, numpy_tables.in_place_functions(_functions)
+    return category, tables.in_place_functions(_functions)
 
 
 def classify(namespace: Any = np, prefix: str = "") -> dict[str, tuple[str, str]]:

@@ -1,7 +1,14 @@
-"""The differentiable op library, one module per family.
+"""The differentiable op library, one module per family: each primitive beside its rules.
 
 Every function here takes Tensors, NumPy (or other backend) arrays and Python
 scalars, and returns a Tensor; NumPy's names and broadcasting rules apply.
+
+Layer: built on ``tapegrad.core`` (Tensor, the tape, recording) and
+``tapegrad.backends``; it imports nothing above it (not ``linalg``, ``fft``, ``numpy``,
+``scipy``, ``nn``...). When imported it gives the engine what the engine may not import:
+Tensor's operators and methods (ops/methods.py, and ``+ - * / ** @`` where their
+primitives are defined) and the ops the reverse sweep calls
+(:func:`tapegrad.core.hooks.register_ops`).
 """
 
 from tapegrad.ops.arithmetic import (
@@ -33,14 +40,7 @@ from tapegrad.ops.cumulative import (
     trapezoid,
 )
 from tapegrad.ops.device import stop_gradient, to_device
-from tapegrad.ops.diagonals import (
-    diag,
-    diagflat,
-    diagonal,
-    trace,
-    tril,
-    triu,
-)
+from tapegrad.ops.diagonals import diag, diagflat, diagonal, trace, tril, triu
 from tapegrad.ops.elementwise import (
     arctan,
     cos,
@@ -71,18 +71,9 @@ from tapegrad.ops.exponential import (
     logaddexp2,
     reciprocal,
 )
-from tapegrad.ops.grids import (
-    geomspace,
-    linspace,
-    logspace,
-    meshgrid,
-    vander,
-)
+from tapegrad.ops.grids import geomspace, linspace, logspace, meshgrid, vander
 from tapegrad.ops.indexing import getitem, index_add, take, take_along_axis
-from tapegrad.ops.interpolation import (
-    interp,
-    unwrap,
-)
+from tapegrad.ops.interpolation import interp, unwrap
 from tapegrad.ops.joining import (
     append,
     array_split,
@@ -159,18 +150,6 @@ from tapegrad.ops.nondifferentiable import (
     spacing,
     trunc,
 )
-from tapegrad.ops.polynomials import (
-    poly,
-    polyadd,
-    polyder,
-    polydiv,
-    polyfit,
-    polyint,
-    polymul,
-    polysub,
-    polyval,
-    roots,
-)
 from tapegrad.ops.primitive import Primitive
 from tapegrad.ops.products import (
     convolve,
@@ -225,12 +204,7 @@ from tapegrad.ops.selection import (
     select,
     trim_zeros,
 )
-from tapegrad.ops.sets import (
-    intersect1d,
-    setdiff1d,
-    setxor1d,
-    union1d,
-)
+from tapegrad.ops.sets import intersect1d, setdiff1d, setxor1d, union1d
 from tapegrad.ops.shape import (
     broadcast_to,
     concatenate,
@@ -312,11 +286,10 @@ __all__ = [
     "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmedian",
     "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
     "negative", "nextafter", "nonzero", "not_equal", "ones", "ones_like", "outer", "pad",
-    "partition", "percentile", "piecewise", "place", "poly", "polyadd", "polyder", "polydiv",
-    "polyfit", "polyint", "polymul", "polysub", "polyval", "power", "prod", "ptp", "put",
+    "partition", "percentile", "piecewise", "place",     "power", "prod", "ptp", "put",
     "put_along_axis", "quantile", "rad2deg", "ravel", "real", "reciprocal", "relu", "remainder",
     "repeat", "reshape", "resize", "right_shift", "roll", "rollaxis", "rot90", "round",
-    "roots", "row_stack", "searchsorted", "select", "setdiff1d", "setxor1d", "sigmoid", "sign",
+    "row_stack", "searchsorted", "select", "setdiff1d", "setxor1d", "sigmoid", "sign",
     "signbit", "sin", "sinc", "sinh", "softmax", "softplus", "sort", "spacing", "split", "sqrt",
     "square", "squeeze", "stack", "std", "stop_gradient", "subtract", "sum", "swapaxes", "take",
     "take_along_axis", "tan", "tanh", "tensordot", "tile", "to_device", "trace", "transpose",
@@ -324,3 +297,27 @@ __all__ = [
     "unique_counts", "unique_inverse", "unique_values", "unstack", "unwrap", "vander", "var",
     "vdot", "vecdot", "vecmat", "vsplit", "vstack", "where", "zeros", "zeros_like",
 ]  # fmt: skip
+
+
+def _give_the_engine_its_ops() -> None:
+    """Tensor's methods, and the ops the sweep calls (tapegrad/core/hooks.py)."""
+    from tapegrad.core import hooks
+    from tapegrad.ops import methods
+    from tapegrad.ops.arithmetic import cast_cotangent
+
+    methods.attach()
+    hooks.register_ops(
+        add=add,
+        astype=astype,
+        cast_cotangent=cast_cotangent,
+        reshape=reshape,
+        stack=stack,
+        asarray=asarray,
+        eye=eye,
+        zeros=zeros,
+        zeros_like=zeros_like,
+        ones_like=ones_like,
+    )
+
+
+_give_the_engine_its_ops()

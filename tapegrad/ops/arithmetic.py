@@ -14,18 +14,19 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.sweep_raw import passthrough
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import (
     Primitive,
     binary_call,
     conjugated,
     explain_broadcast,
-    passthrough,
     shape_of,
     unary_call,
     unbroadcast,
 )
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -10,9 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, devices
+from tapegrad.backends import devices
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import raw
-from tapegrad.tensor import Tensor
 
 Shape = int | tuple[int, ...]
 

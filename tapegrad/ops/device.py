@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapegrad import backend, devices
+from tapegrad.backends import devices
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.creation import asarray
 from tapegrad.ops.primitive import Primitive, raw
-from tapegrad.tensor import Tensor
 
 # The adjoint of a copy to another device is the copy back to where the input was
 # (its library and its device), so gradients live on their source's device.

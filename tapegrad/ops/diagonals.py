@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import normalize_axis, shape_of
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import normalize_axis, shape_of
 from tapegrad.ops.rule_helpers import as_array, result_dtype
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -14,10 +14,9 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor, host_value
 from tapegrad.ops.primitive import normalize_axis, shape_of
 from tapegrad.ops.rule_helpers import as_array, placed, result_dtype
-from tapegrad.tape import host_value
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -12,11 +12,11 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.layout import gather_layout
 from tapegrad.ops.primitive import normalize_axis, shape_of
 from tapegrad.ops.rearranging import atleast_1d, atleast_2d, atleast_3d
 from tapegrad.ops.rule_helpers import result_dtype
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

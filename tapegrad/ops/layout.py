@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import shape_of
-from tapegrad.tensor import Tensor
 
 
 def element_numbers(leaves: Sequence[Any]) -> list[np.ndarray]:

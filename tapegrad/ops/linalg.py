@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.active import active_tapes
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, binary_call, conjugated, shape_of, unbroadcast
-from tapegrad.tape import active_tapes
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

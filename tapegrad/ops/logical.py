@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, explain_broadcast, normalize_axis, shape_of
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

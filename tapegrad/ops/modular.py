@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, explain_broadcast, shape_of, unbroadcast
 from tapegrad.ops.rule_helpers import result_dtype, zero_gradient
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import ops
-from tapegrad.tensor import Tensor
+from tapegrad.core.tensor import Tensor
 
 
 def log_softmax(x: Any, axis: int = -1) -> Tensor:

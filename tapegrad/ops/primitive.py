@@ -17,17 +17,17 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, debug
-from tapegrad.record import _NO_PARAMS, record
-from tapegrad.tape import _active
-from tapegrad.tensor import Tensor, _serials
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.active import _active
+from tapegrad.core.anomaly import anomaly_mode, check_forward
+from tapegrad.core.record import _NO_PARAMS, record
+from tapegrad.core.tensor import Tensor, _serials
 from tapegrad.wording import a as article
 
 Rule = Callable[..., Any]
 _ndarray = np.ndarray
 _new = object.__new__
 _NUMPY_TYPES = frozenset({_ndarray, float, int, bool, type(None)})  # need no namespace lookup
-_anomaly_mode = debug.anomaly_mode
 _active_tapes = _active.get  # the context variable's own method: no lookup per op
 
 
@@ -193,8 +193,8 @@ class Primitive:
             out = np.asarray(out)
         result = _new(Tensor)  # Tensor(out) without the __init__ frame
         result._data, result._id = out, next(_serials)
-        if _anomaly_mode():
-            debug.check_forward(self, inputs, result)
+        if anomaly_mode():
+            check_forward(self, inputs, result)
         tapes = _active_tapes()
         if tapes:  # non-differentiable ops are seen by tg.compile's traces only
             record(self, inputs, arrays, result, params, tapes)
@@ -228,7 +228,7 @@ class Primitive:
 
 
 # The hot path of every op: ``primitive._unary`` and ``primitive._binary``, and Tensor's
-# operators, which are such functions themselves (tapegrad/tensor.py). Plain functions
+# operators, which are such functions themselves (tapegrad/core/tensor.py). Plain functions
 # of the inputs, not methods: positional, no params, and on NumPy arrays and Python
 # scalars no namespace lookup. The tail that wraps and records the result is spelled
 # out in both: one more call per op costs a measurable share of a small op
@@ -258,8 +258,8 @@ def unary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any], Tensor]:
             out = np.asarray(out)
         result = _new(Tensor)  # Tensor(out) without the __init__ frame
         result._data, result._id = out, next(_serials)
-        if _anomaly_mode():
-            debug.check_forward(primitive, (x,), result)
+        if anomaly_mode():
+            check_forward(primitive, (x,), result)
         tapes = _active_tapes()
         if tapes:
             record(primitive, (x,), (a,), result, _NO_PARAMS, tapes, depth)
@@ -288,19 +288,14 @@ def binary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any, Any], Te
             out = np.asarray(out)
         result = _new(Tensor)  # Tensor(out) without the __init__ frame
         result._data, result._id = out, next(_serials)
-        if _anomaly_mode():
-            debug.check_forward(primitive, (x, y), result)
+        if anomaly_mode():
+            check_forward(primitive, (x, y), result)
         tapes = _active_tapes()
         if tapes:
             record(primitive, (x, y), (a, b), result, _NO_PARAMS, tapes, depth)
         return result
 
     return binary
-
-
-def passthrough(g: Any, ans: Any, *inputs: Any, **params: Any) -> Any:
-    """The rule ``g -> g`` (add's, for example). Sweeps that know it skip the call."""
-    return g
 
 
 def _describe(a: Any) -> str:

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import normalize_axis, shape_of
 from tapegrad.ops.rule_helpers import conj
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

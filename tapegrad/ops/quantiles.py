@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
-from tapegrad.ops.primitive import Primitive, normalize_axis, passthrough, shape_of
+from tapegrad.core.sweep_raw import passthrough
+from tapegrad.core.tensor import Tensor, host_value
+from tapegrad.ops.primitive import Primitive, normalize_axis, shape_of
 from tapegrad.ops.rule_helpers import is_complex, is_floating, placed, result_dtype
-from tapegrad.tape import host_value
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 Axis = int | tuple[int, ...] | None

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, normalize_axis, shape_of
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 Shape = tuple[int, ...]

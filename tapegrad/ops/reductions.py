@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.record import is_recorded
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, conjugated, normalize_axis, raw, shape_of
-from tapegrad.record import is_recorded
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 Axis = int | tuple[int, ...] | None

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend
+from tapegrad.backends import namespaces as backend
 
 
 def is_complex(x: Any) -> bool:
@@ -55,8 +55,8 @@ def is_floating(x: Any) -> bool:
 def placed(value: Any, like: Any, dtype: Any = None) -> Any:
     """``value`` in ``dtype`` (when given) and next to ``like``: host constants are moved to
     ``like``'s namespace and device, as other backends' Tensors refuse host arrays."""
+    from tapegrad.core.tensor import Tensor
     from tapegrad.ops import arithmetic, creation
-    from tapegrad.tensor import Tensor
 
     if value is None:
         return None

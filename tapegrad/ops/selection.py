@@ -12,11 +12,10 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor, host_value
 from tapegrad.ops.layout import gather_layout
 from tapegrad.ops.primitive import Primitive, normalize_axis, shape_of
 from tapegrad.ops.rule_helpers import placed, result_dtype
-from tapegrad.tape import host_value
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

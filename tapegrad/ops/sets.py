@@ -12,8 +12,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
-from tapegrad.tape import host_value
-from tapegrad.tensor import Tensor
+from tapegrad.core.tensor import Tensor, host_value
 
 ArrayLike = Any
 

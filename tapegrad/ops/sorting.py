@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor, host_value
 from tapegrad.ops.primitive import Primitive, normalize_axis, shape_of
-from tapegrad.tape import host_value
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import normalize_axis, shape_of
 from tapegrad.ops.reductions import squared_magnitude
 from tapegrad.ops.rule_helpers import is_complex, is_floating, placed, result_dtype
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 Axis = int | tuple[int, ...] | None

@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, explain_broadcast, shape_of, unbroadcast
 from tapegrad.ops.rule_helpers import conj
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

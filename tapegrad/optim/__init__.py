@@ -1,5 +1,7 @@
 """Optimizers, learning-rate schedules and gradient clipping (``tg.optim``).
 
+Layer: built on the engine, the op library and ``tapegrad.nn`` (parameters of Modules).
+
 >>> import tapegrad as tg
 >>> w = tg.Variable([3.0])
 >>> optimizer = tg.optim.SGD([w], lr=0.25)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from tapegrad.core.tensor import Variable
 from tapegrad.optim.optimizers import LearningRate, Optimizer
 from tapegrad.optim.state import check_range
-from tapegrad.tensor import Variable
 
 
 class RMSprop(Optimizer):

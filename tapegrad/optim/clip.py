@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tapegrad import backend, ops
-from tapegrad.tensor import Tensor
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor
 
 
 def clip_by_global_norm(grads: Sequence[Any], max_norm: float) -> tuple[list[Any], Tensor]:

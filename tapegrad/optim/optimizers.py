@@ -25,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Variable
 from tapegrad.ops.primitive import raw
 from tapegrad.optim import state as saved_state
 from tapegrad.optim.state import check_range as _check_range
-from tapegrad.tensor import Variable
 from tapegrad.wording import a, count
 
 LearningRate = float | Callable[[int], float]

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tapegrad import backend
-from tapegrad.tensor import Tensor, Variable
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor, Variable
 from tapegrad.wording import a
 
 if TYPE_CHECKING:

@@ -4,6 +4,9 @@ The submodules mirror SciPy's names and signatures for the functions that have
 gradients, as ``jax.scipy`` does; each is imported on first use. SciPy is an
 optional dependency: ``pip install 'tapegrad[scipy]'``.
 
+Layer: built on the engine, the op library, ``tapegrad.linalg`` and ``tapegrad.numpy``
+(its ufuncs join NumPy's protocol); nothing below imports it.
+
 >>> import tapegrad as tg
 >>> from tapegrad.scipy import special
 >>> round(tg.grad(special.gammaln)(3.0).item(), 12)  # digamma(3)

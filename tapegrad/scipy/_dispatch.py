@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad.record import is_recorded
+from tapegrad.core.record import is_recorded
 
 
 def scipy_module(xp: Any, name: str) -> ModuleType:

@@ -26,12 +26,15 @@ from typing import Any
 import numpy as np
 import scipy.integrate
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.active import _active
+from tapegrad.core.entry import INPUTS, OUTPUT
+from tapegrad.core.record import is_recorded, keep_values
+from tapegrad.core.tape import GradientTape
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, raw, shape_of
 from tapegrad.ops.rule_helpers import result_dtype
-from tapegrad.record import is_recorded, keep_values
-from tapegrad.tape import INPUTS, OUTPUT, GradientTape, _active
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 _UNSUPPORTED = ("Dfun", "col_deriv", "full_output", "ml", "mu")

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, shape_of
 from tapegrad.scipy._dispatch import kernel
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 _MODES = ("full", "valid", "same")

@@ -12,9 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
-from tapegrad.tape import GradientTape, _flatten
-from tapegrad.tensor import Tensor
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.nests import flatten
+from tapegrad.core.tape import GradientTape
+from tapegrad.core.tensor import Tensor
 
 
 def _as_float64(x: Any) -> Tensor:
@@ -38,7 +40,7 @@ def _cotangent(rng: np.random.Generator, output: Tensor) -> np.ndarray:
 
 
 def _outputs(f: Callable[..., Any], inputs: Sequence[Tensor]) -> list[Tensor]:
-    out = _flatten(f(*inputs))
+    out = flatten(f(*inputs))
     for o in out:
         if not isinstance(o, Tensor):
             raise TypeError(f"gradcheck: f must return Tensors, got {type(o).__name__}")

@@ -23,7 +23,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from tapegrad.tensor import Tensor, tensor
+from tapegrad.core.tensor import Tensor, tensor
 
 # Bounds keep finite differences well conditioned: away from poles and overflow.
 DOMAINS: dict[str, tuple[float, float]] = {

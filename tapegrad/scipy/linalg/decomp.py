@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import linalg
-from tapegrad.tensor import Tensor
+from tapegrad.core.tensor import Tensor
 
 ArrayLike = Any
 

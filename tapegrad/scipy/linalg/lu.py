@@ -12,13 +12,14 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.record import is_recorded
+from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import eye_like, mT, triangle
 from tapegrad.ops.primitive import Primitive, raw, shape_of
-from tapegrad.record import is_recorded
 from tapegrad.scipy._dispatch import kernel
 from tapegrad.scipy.linalg.triangular import solve_triangular
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import mH
 from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
 from tapegrad.scipy._dispatch import kernel
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

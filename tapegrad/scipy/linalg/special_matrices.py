@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import shape_of
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

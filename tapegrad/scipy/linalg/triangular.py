@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 
 from tapegrad import linalg, ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import as_input, triangle
 from tapegrad.linalg.solvers import solve_triangular as _solve_triangular
 from tapegrad.ops.primitive import shape_of
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -18,7 +18,7 @@ end registers them with tapegrad's NumPy protocol.
 
 import scipy.special as _scipy_special
 
-from tapegrad import numpy_protocol as _numpy_protocol
+from tapegrad.numpy import protocol as _numpy_protocol
 
 # One primitive each with tg.i0, tg.i1, tg.sinc and tg.nn's GELU: tapegrad.ops's (i0 and i1
 # real-only; sinc and erf with complex rules; erf is SciPy's kernel when installed)
@@ -71,14 +71,7 @@ from tapegrad.scipy.special.gamma import (
 )
 from tapegrad.scipy.special.incomplete import betainc, gammainc, gammaincc, stdtr
 from tapegrad.scipy.special.information import entr, kl_div, rel_entr, xlog1py, xlogy
-from tapegrad.scipy.special.logistic import (
-    expit,
-    log_expit,
-    log_softmax,
-    logit,
-    logsumexp,
-    softmax,
-)
+from tapegrad.scipy.special.logistic import expit, log_expit, log_softmax, logit, logsumexp, softmax
 
 __all__ = [
     "beta", "betainc", "betaln", "digamma", "entr", "erf", "erfc", "erfcinv", "erfcx",

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.scipy._dispatch import refuse_gradient
 from tapegrad.scipy.special._primitive import special_primitive, unbroadcast_like
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -12,8 +12,8 @@ import math
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.scipy.special._primitive import special_primitive
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import raw
 from tapegrad.scipy._dispatch import refuse_gradient
 from tapegrad.scipy.special._primitive import special_primitive, unbroadcast_like
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

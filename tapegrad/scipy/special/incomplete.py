@@ -14,13 +14,13 @@ import math
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive
 from tapegrad.scipy._dispatch import refuse_gradient
 from tapegrad.scipy.special import _incomplete_kernels as kernels
 from tapegrad.scipy.special._primitive import special_primitive, unbroadcast_like
 from tapegrad.scipy.special.gamma import betaln, digamma, gammaln
 from tapegrad.scipy.special.information import xlog1py, xlogy
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

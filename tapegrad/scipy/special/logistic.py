@@ -12,10 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import backend, ops
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import normalize_axis, raw
 from tapegrad.scipy.special._primitive import special_primitive
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

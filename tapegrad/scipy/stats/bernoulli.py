@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tapegrad.core.tensor import Tensor
 from tapegrad.scipy.stats import binom
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.scipy.special import betainc, betaln, xlog1py, xlogy
 from tapegrad.scipy.stats._common import INF, both, inside, safe, standardize, valid_scale
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

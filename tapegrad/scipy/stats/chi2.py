@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.scipy.stats import gamma
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

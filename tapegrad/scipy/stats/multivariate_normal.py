@@ -8,10 +8,10 @@ import math
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import eye_like
 from tapegrad.ops.primitive import shape_of
 from tapegrad.scipy.linalg import cholesky, solve_triangular
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -11,9 +11,9 @@ import math
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.scipy.special import log_ndtr, ndtr, ndtri
 from tapegrad.scipy.stats._common import standardize, valid_scale
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)

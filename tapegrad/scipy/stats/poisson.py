@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.scipy.special import gammainc, gammaincc, gammaln, xlogy
 from tapegrad.scipy.stats._common import INF, NAN, both, inside, refuse_counts, safe
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

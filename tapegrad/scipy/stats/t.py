@@ -8,9 +8,9 @@ import math
 from typing import Any
 
 from tapegrad import ops
+from tapegrad.core.tensor import Tensor
 from tapegrad.scipy.special import gammaln, stdtr
 from tapegrad.scipy.stats._common import standardize, valid_scale
-from tapegrad.tensor import Tensor
 
 ArrayLike = Any
 

@@ -1,0 +1,250 @@
+"""NumPy interop: ``np.exp(t)``, ``np.sum(t, axis=0)`` and ``ndarray @ t`` call tapegrad ops.
+
+Explicit tables (tapegrad/numpy/tables.py) map NumPy's ufuncs and functions to
+tapegrad's. Ufuncs of other libraries (SciPy's special functions) are looked up in a
+third table that their tapegrad module fills. Anything not in them raises TypeError
+naming it: a gradient is never dropped silently.
+
+The engine's Tensor does not know NumPy's protocols: :func:`attach` sets
+``Tensor.__array_ufunc__``, ``Tensor.__array_function__`` and ``Tensor.round`` (NumPy's
+rounding, to ``decimals`` places) when tapegrad.numpy is imported.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import inspect
+import sys
+from typing import Any
+
+import numpy as np
+
+# What a user can do about a function tapegrad lacks, appended to the TypeError.
+UNSUPPORTED_HINT = (
+    "; write it with tapegrad ops, or give it a gradient with @tg.custom_gradient or "
+    "tg.Primitive(...).defvjp(...) (docs/extending.md)"
+)
+
+
+@functools.cache
+def _tables() -> tuple[dict[Any, Any], dict[Any, Any]]:
+    # Built on first use: the tables name functions of tapegrad.linalg, fft and scipy.
+    return _ufuncs(), _functions()
+
+
+def _ufuncs() -> dict[Any, Any]:
+    from tapegrad import ops
+    from tapegrad.numpy import tables
+
+    return {**tables.differentiable_ufuncs(ops), **tables.no_gradient_ufuncs(ops)}
+
+
+def _functions() -> dict[Any, Any]:
+    from tapegrad import ops
+    from tapegrad.numpy import _functions as signatures
+    from tapegrad.numpy import _reductions as reductions
+    from tapegrad.numpy import tables
+
+    return {
+        **tables.differentiable_functions(ops, signatures, reductions),
+        **tables.no_gradient_functions(ops, signatures, reductions),
+        **tables.in_place_functions(signatures),
+    }
+
+
+@functools.cache
+def _methods() -> dict[str, dict[Any, Any]]:
+    from tapegrad import ops
+    from tapegrad.numpy import _reductions as reductions
+    from tapegrad.numpy import tables
+
+    return {
+        "reduce": tables.reduce_methods(reductions),
+        "accumulate": tables.accumulate_methods(ops, reductions),
+    }
+
+
+# Ufuncs from outside NumPy -> tapegrad functions. tapegrad.scipy.special registers
+# scipy.special's here; it is imported on the first such ufunc called on a Tensor, so
+# ``scipy.special.gammaln(t)`` records without the user importing tapegrad.scipy. The
+# modules to import are named by the package root (tapegrad/__init__.py): this layer does
+# not know the ones above it.
+_foreign_ufuncs: dict[Any, Any] = {}
+_foreign_ufunc_modules: list[str] = []
+
+
+def register_ufuncs(table: dict[Any, Any]) -> None:
+    """Let ``ufunc(tensor)`` call ``table[ufunc]`` for ufuncs that are not NumPy's."""
+    _foreign_ufuncs.update(table)
+
+
+def register_ufunc_module(module: str) -> None:
+    """Import ``module`` (which calls :func:`register_ufuncs`) the first time a ufunc that is
+    not NumPy's meets a Tensor."""
+    if module not in _foreign_ufunc_modules:
+        _foreign_ufunc_modules.append(module)
+
+
+def _foreign_ufunc(ufunc: Any) -> Any:
+    if getattr(np, ufunc.__name__, None) is ufunc:
+        return None  # NumPy's own: only the first table holds those
+    if ufunc not in _foreign_ufuncs and _scipy_installed():
+        for module in _foreign_ufunc_modules:
+            importlib.import_module(module)
+    return _foreign_ufuncs.get(ufunc)
+
+
+def _scipy_installed() -> bool:
+    try:  # scipy.special, not scipy: a directory named scipy on sys.path is not SciPy
+        return importlib.util.find_spec("scipy.special") is not None
+    except ImportError:
+        return False
+
+
+def _ufunc_name(ufunc: Any) -> str:
+    """``numpy.exp``, ``scipy.special.gammaln``: where the user found the ufunc."""
+    name = ufunc.__name__
+    if getattr(np, name, None) is ufunc:
+        return f"numpy.{name}"
+    if getattr(sys.modules.get("scipy.special"), name, None) is ufunc:
+        return f"scipy.special.{name}"
+    return name
+
+
+def _reject_out(name: str, kwargs: dict[str, Any]) -> None:
+    out = kwargs.pop("out", None)
+    if isinstance(out, tuple):
+        out = None if all(o is None for o in out) else out
+    if out is not None:
+        raise TypeError(f"numpy.{name}(out=...) is not supported: Tensors are immutable")
+
+
+# Ufunc keywords that change nothing on Tensors when left at NumPy's defaults.
+_UFUNC_DEFAULTS = {"casting": "same_kind", "order": "K", "subok": True, "signature": None}
+
+
+def _unsupported(ufunc: Any, method: str) -> TypeError:
+    what = _ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
+    return TypeError(f"tapegrad does not support {what} on Tensors{UNSUPPORTED_HINT}")
+
+
+def array_ufunc(ufunc: Any, method: str, inputs: tuple, kwargs: dict[str, Any]) -> Any:
+    """``Tensor.__array_ufunc__``."""
+    if method == "__call__":
+        op = _tables()[0].get(ufunc)
+        if op is None:
+            op = _foreign_ufunc(ufunc)
+        if op is None:
+            raise _unsupported(ufunc, method)
+        _reject_out(ufunc.__name__, kwargs)
+        return _call_ufunc(ufunc, op, inputs, kwargs)
+    if method == "outer":
+        op = _tables()[0].get(ufunc)
+        if op is None or ufunc.nin != 2:
+            raise _unsupported(ufunc, method)
+        _reject_out(f"{ufunc.__name__}.outer", kwargs)
+        a, b = inputs
+        ndim_b = len(np.shape(b.data if hasattr(b, "data") else b))
+        from tapegrad import ops
+
+        spread = ops.reshape(a, tuple(ops.primitive.shape_of(a)) + (1,) * ndim_b)
+        return _call_ufunc(ufunc, op, (spread, b), kwargs)
+    reduction = _methods().get(method, {}).get(ufunc)
+    if reduction is None:
+        raise _unsupported(ufunc, method)
+    _reject_out(f"{ufunc.__name__}.{method}", kwargs)
+    kwargs.setdefault("axis", 0)  # ufunc methods reduce axis 0 by default
+    return reduction(*inputs, **kwargs)
+
+
+def _call_ufunc(ufunc: Any, op: Any, inputs: tuple, kwargs: dict[str, Any]) -> Any:
+    from tapegrad import ops
+    from tapegrad.numpy.tables import WITHOUT_GRADIENT
+
+    where = kwargs.pop("where", True)
+    dtype = kwargs.pop("dtype", None)
+    for key, default in _UFUNC_DEFAULTS.items():
+        if key in kwargs and kwargs[key] != default and key != "casting":
+            raise TypeError(
+                f"{_ufunc_name(ufunc)}: {key}={kwargs[key]!r} is not supported on Tensors"
+            )
+        kwargs.pop(key, None)
+    if kwargs:
+        raise TypeError(
+            f"{_ufunc_name(ufunc)}: keyword arguments {sorted(kwargs)} are not supported on Tensors"
+        )
+    if op is WITHOUT_GRADIENT:
+        from tapegrad.numpy._fallback import call_without_gradient
+
+        return call_without_gradient(ufunc, inputs, {})
+    if dtype is not None:
+        inputs = tuple(
+            ops.astype(x if hasattr(x, "shape") else np.asarray(x), dtype) for x in inputs
+        )
+    result = op(*inputs)
+    if where is True:
+        return result
+    # Where the mask is false NumPy leaves the output uninitialized; here it is 0.
+    if isinstance(result, tuple):
+        return tuple(ops.where(where, r, False if "bool" in str(r.dtype) else 0) for r in result)
+    return ops.where(where, result, False if "bool" in str(result.dtype) else 0)
+
+
+def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
+    """``Tensor.__array_function__``."""
+    op = _tables()[1].get(func)
+    if op is None:
+        # func.__module__ says numpy.linalg for np.linalg.svd
+        name = f"{func.__module__}.{func.__name__}"
+        raise TypeError(f"tapegrad does not support {name} on Tensors{UNSUPPORTED_HINT}")
+    _reject_out(func.__name__, kwargs)
+    from tapegrad.numpy.tables import WITHOUT_GRADIENT
+
+    if op is WITHOUT_GRADIENT:
+        from tapegrad.numpy._fallback import call_without_gradient
+
+        return call_without_gradient(func, args, kwargs)
+    try:
+        return op(*args, **kwargs)
+    except TypeError as error:
+        try:
+            signature = inspect.signature(op)
+            signature.bind(*args, **kwargs)
+        except TypeError as mismatch:  # the call, not the op, is at fault: say whose
+            signature = signature.replace(
+                parameters=[p.replace(annotation=p.empty) for p in signature.parameters.values()],
+                return_annotation=signature.empty,
+            )
+            raise TypeError(
+                f"numpy.{func.__name__} on Tensors: {mismatch}; tapegrad supports "
+                f"numpy.{func.__name__}{signature}"
+            ) from None
+        except ValueError:  # no signature to show (a builtin)
+            pass
+        raise error
+
+
+def _array_ufunc(self: Any, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+    return array_ufunc(ufunc, method, inputs, kwargs)
+
+
+def _array_function(self: Any, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+    return array_function(func, args, kwargs)
+
+
+def _round(self: Any, decimals: int = 0) -> Any:
+    """``np.round(self, decimals)``: to ``decimals`` places, halves to even (no gradient)."""
+    from tapegrad.numpy._functions import round as round_
+
+    return round_(self, decimals)
+
+
+def attach() -> None:
+    """Give Tensor NumPy's protocols and ``round`` (once, when tapegrad.numpy is imported)."""
+    from tapegrad.core.tensor import Tensor
+
+    Tensor.__array_ufunc__ = _array_ufunc
+    Tensor.__array_function__ = _array_function
+    Tensor.round = _round

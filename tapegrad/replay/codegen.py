@@ -1,0 +1,461 @@
+"""tg.compile's code generator: a recording as straight-line Python, forward and reverse.
+
+A :class:`~tapegrad.replay.compiled.Recording` is a list of steps over slots; interpreting
+it costs a tuple unpacking, a kind test and list reads and writes per step. Here
+each recording becomes the source of one Python function, one line per step,
+that calls the step's NumPy function (or forward) on local variables::
+
+    def forward(v0, v1, v2):
+        v3 = multiply(v0, v1)
+        v4 = add(v3, v2)
+        v5 = tanh(v4)
+        ...
+        return [v0, v1, v2, v3, v4, v5, ...], None, None
+
+and each verified reverse plan (tapegrad/replay/sweep.py) one function that
+calls the gradient rules in reverse, with fan-out summed as the interpreted sweep
+sums it (the first contribution kept, the second a new buffer, the rest added in
+place), decided here once since a recording's shapes never change::
+
+    def sweep(env, g, free):
+        v0, v1, v2, v3, ... = read(env)
+        g5 = g
+        g4 = tanh_vjp0_same_shape(g5, v5, v4)
+        ...
+        return (g1, g2)
+
+Functions, rules and constants are bound as closure variables of a factory, so
+every name in the body is a local or a cell. The source is compiled once per
+recording (and per plan) with :func:`compile`; ``tg.compile(f).source(...)``
+shows it. A step the generator cannot write leaves that recording to the
+interpreted replay (:func:`forward_code` and :func:`sweep_code` return None).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import keyword
+import linecache
+import re
+from typing import Any
+
+import numpy as np
+
+from tapegrad.core.sweep_raw import passthrough
+from tapegrad.core.tensor import Tensor
+from tapegrad.ops.arithmetic import cast_cotangent
+
+_ndarray, _generic = np.ndarray, np.generic
+
+# A value at least this large is dropped from the reverse sweep's locals after its last
+# use, as the interpreted sweep drops it; smaller ones cost less kept than dropped.
+DROP_BYTES = 1 << 16
+
+
+def as_array(value: Any) -> Any:
+    """A NumPy scalar (a reduction to 0-d) as a 0-d array, as Primitive.__call__ makes it."""
+    if type(value) is not _ndarray and isinstance(value, _generic):
+        return np.asarray(value)
+    return value
+
+
+class _Scope:
+    """Readable, unique names for the objects a generated function closes over."""
+
+    def __init__(self) -> None:
+        self.bound: dict[str, Any] = {}
+        self.names: dict[int, str] = {}
+
+    def bind(self, value: Any, hint: str) -> str:
+        name = self.names.get(id(value))
+        if name is not None and self.bound[name] is value:
+            return name
+        base = re.sub(r"\W", "_", hint) or "c"
+        if (
+            base[0].isdigit()
+            or keyword.iskeyword(base)
+            or base in ("env", "g", "free", "read", "new")
+            or re.fullmatch(r"[vgt]\d+", base)
+        ):
+            base = "_" + base
+        name, n = base, 1
+        while name in self.bound:
+            n += 1
+            name = f"{base}_{n}"
+        self.bound[name] = value
+        self.names[id(value)] = name
+        return name
+
+    def build(self, body: str, label: str) -> Any:
+        """Compile ``body`` (a ``def``) inside a factory taking the bound objects."""
+        names = list(self.bound)
+        indented = "".join("    " + line + "\n" for line in body.splitlines())
+        factory = f"def _factory({', '.join(names)}):\n{indented}    return {_def_name(body)}\n"
+        namespace: dict[str, Any] = {}
+        exec(compile(factory, f"<tg.compile {label}>", "exec"), namespace)  # noqa: S102
+        return namespace["_factory"](*(self.bound[n] for n in names))
+
+
+_LOCAL = re.compile(r"\b[vg]\d+\b")
+_ASSIGN = re.compile(r"^(\s+)([vg]\d+) (\+?=) (.*)$")
+
+
+def allocate(lines: list[str], pinned: set[str]) -> list[str]:
+    """``lines`` with the locals not in ``pinned`` renamed onto as few names as can hold them.
+
+    A value's local is given up after its last use and the next result takes it,
+    so each intermediate is freed as soon as nothing reads it (as in hand-written
+    NumPy, whose temporaries die at once), and NumPy's allocator hands the same
+    memory back warm. Only ``name = ...`` and ``name += ...`` lines assign.
+    """
+    last: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        for name in _LOCAL.findall(line):
+            last[name] = i
+    register: dict[str, str] = {}
+    free: list[str] = []
+    count = 0
+    out = []
+    for i, line in enumerate(lines):
+        match = _ASSIGN.match(line)
+        target = match.group(2) if match else None
+        used = set(_LOCAL.findall(line if match is None else match.group(4)))
+        renamed = _LOCAL.sub(lambda m: register.get(m.group(0), m.group(0)), line)
+        if match is not None:
+            expression = _LOCAL.sub(lambda m: register.get(m.group(0), m.group(0)), match.group(4))
+        for name in used:
+            if last[name] == i and name in register:
+                free.append(register.pop(name))
+        if match is not None and target is not None and target not in pinned:
+            if target not in register:
+                if free:
+                    register[target] = free.pop()
+                else:
+                    register[target] = f"t{count}"
+                    count += 1
+            renamed = f"{match.group(1)}{register[target]} {match.group(3)} {expression}"
+            if last[target] == i:
+                free.append(register.pop(target))
+        out.append(renamed)
+    return out
+
+
+def _def_name(body: str) -> str:
+    return body.split("(", 1)[0].split()[-1]
+
+
+def _literal(value: Any) -> bool:
+    """Whether ``repr(value)`` reads back as an equal value of the same type."""
+    if value is None or type(value) in (bool, int, str):
+        return True
+    if type(value) is float:
+        return bool(np.isfinite(value))
+    return type(value) is tuple and all(_literal(v) for v in value)
+
+
+def _params_expression(step: Any, scope: _Scope, local: Any) -> str:
+    """``**P`` for a step's params, with the traced arrays among them read from locals."""
+    if not step.params:
+        return ""
+    if not step.refs and all(k.isidentifier() and _literal(v) for k, v in step.params.items()):
+        return "".join(f", {k}={v!r}" for k, v in step.params.items())
+    constant = scope.bind(step.params, f"{step.primitive.name}_params")
+    if not step.refs:
+        return f", **{constant}"
+    by_key: dict[str, dict[int | None, int]] = {}
+    for key, position, slot in step.refs:
+        by_key.setdefault(key, {})[position] = slot
+    items = []
+    for key, positions in by_key.items():
+        if None in positions:
+            items.append(f"{key!r}: {local(positions[None])}")
+            continue
+        parts = [
+            local(positions[i]) if i in positions else f"{constant}[{key!r}][{i}]"
+            for i in range(len(step.params[key]))
+        ]
+        items.append(f"{key!r}: ({', '.join(parts)},)")
+    return f", **{{**{constant}, {', '.join(items)}}}"
+
+
+def forward_code(recording: Any, kept: Any = None) -> tuple[Any, str] | None:
+    """The generated forward of ``recording`` and its source, or None where it cannot be.
+
+    ``kept``: the slots the returned env holds (None: every slot); the others are
+    freed as soon as the forward has no more use for them, and read None.
+    """
+    scope = _Scope()
+    template = recording.template
+    computed = {s.out for s in recording.steps}
+    inputs = [*recording.input_slots, *(slot for slot, _ in recording.variables)]
+    if len(set(inputs)) != len(inputs):
+        return None
+
+    def local(slot: int) -> str:
+        if slot in computed or slot in inputs:
+            return f"v{slot}"
+        value = template[slot]
+        if (
+            value is None
+            or type(value) in (bool, int)
+            or (type(value) is float and np.isfinite(value))
+        ):
+            return repr(value)
+        return scope.bind(value, f"c{slot}")
+
+    guards_at: dict[int, list[Any]] = {}
+    for position, guard in recording.guard_positions:
+        guards_at.setdefault(position, []).append(guard)
+    lines = [f"def forward({', '.join(f'v{s}' for s in inputs)}):"]
+
+    def emit_guards(position: int) -> None:
+        for guard in guards_at.get(position, ()):
+            check = scope.bind(guard, "guard")
+            lines.append(f"    new = {check}.check_value({local(guard.slot)})")
+            lines.append(f"    if new is not None: return None, {check}, new")
+
+    emit_guards(0)
+    for index, step in enumerate(recording.steps, 1):
+        name = step.primitive.name
+        args = ", ".join(local(a) for a in step.args)
+        params = _params_expression(step, scope, local)
+        if step.xp is np:
+            call = (
+                f"{scope.bind(step.primitive.numpy_forward, _forward_hint(step))}({args}{params})"
+            )
+        else:
+            forward = scope.bind(step.forward, f"{name}_forward")
+            call = f"{forward}({scope.bind(step.xp, 'xp')}, {args}{params})"
+        if step.ndim == 0 or step.params or len(step.args) > 2:
+            call = f"{scope.bind(as_array, 'as_array')}({call})"
+        lines.append(f"    v{step.out} = {call}")
+        emit_guards(index)
+    pinned = {f"v{s}" for s in inputs}
+    if kept is None:
+        pinned |= {f"v{s}" for s in computed}
+    else:
+        pinned |= {f"v{s}" for s in kept if s in computed}
+    env = ", ".join(
+        local(slot) if slot not in computed or f"v{slot}" in pinned else "None"
+        for slot in range(len(template))
+    )
+    lines.append(f"    return [{env}], None, None")
+    source = "\n".join([lines[0], *allocate(lines[1:], pinned)]) + "\n"
+    return scope.build(source, f"forward of {recording.name}"), source
+
+
+def _forward_hint(step: Any) -> str:
+    name = getattr(step.primitive.numpy_forward, "__name__", "")
+    return name if name.isidentifier() and name != "<lambda>" else step.primitive.name
+
+
+def sweep_code(
+    plan: Any, env: list[Any], sources: tuple[int, ...]
+) -> tuple[Any, str, frozenset[int]] | None:
+    """The generated reverse sweep of a verified ``plan``, its source and the slots it
+    reads, or None.
+
+    ``fn(env, g, free)`` returns the cotangents of ``sources`` (None where none
+    reaches one); ``free`` clears ``env`` once read, as a freeing sweep drops values.
+    """
+    scope = _Scope()
+    out_slot = plan.steps[0][0].out
+    # Which cotangents exist: the seed, and slots that some kept target reaches.
+    alive = {out_slot}
+    statements: list[tuple[str, set[str]]] = []  # (line, locals it reads)
+    read_slots: set[int] = set()
+    contributions: dict[int, int] = {}
+    owned: set[int] = set()
+    names = {out_slot: "g"}  # slot -> the local holding its cotangent (passthroughs alias)
+    for step, targets in plan.steps:
+        if step.out not in alive:
+            continue  # every rule that would have reached it returned None
+        kind0 = bool(step.params) or len(step.args) > 2
+        g_out = names[step.out]
+        for position, a, rule, fix in targets:
+            if fix is _SKIP:
+                continue
+            count = contributions.get(a, 0)
+            contributions[a] = count + 1
+            alive.add(a)
+            if rule is passthrough:
+                if count == 0:
+                    names[a] = g_out  # the same array: no statement at all
+                    continue
+                expression, reads = g_out, {g_out}
+            else:
+                hint = f"{step.primitive.name}_vjp{position}"
+                shortcuts = step.primitive.same_shape_vjps
+                if shortcuts is not None and rule is shortcuts[position]:
+                    hint += "_same_shape"
+                args = [f"v{s}" for s in step.args]
+                params = _params_expression(step, scope, lambda s: f"v{s}") if kind0 else ""
+                operands = [g_out, f"v{step.out}", *args]
+                inlined = None if params else inline_rule(rule, operands, scope)
+                if inlined is not None:
+                    expression = inlined
+                else:
+                    rule_name = scope.bind(rule, hint)
+                    expression = f"{rule_name}({g_out}, v{step.out}, {', '.join(args)}{params})"
+                reads = set(_LOCAL.findall(expression)) | ({g_out} if g_out == "g" else set())
+                read_slots.update(int(name[1:]) for name in reads if name[0] == "v")
+                if fix is not None:
+                    fixed = scope.bind(_fixed, "fixed")
+                    expression = f"{fixed}({expression}, {scope.bind(fix, f'dtype_{fix}')})"
+            target = f"g{a}"
+            if count == 0:
+                line = f"{target} = {expression}"
+            elif a in owned:
+                line = f"{target} += {expression}"
+                reads = reads | {target}
+            else:
+                total = f"{names[a]} + {expression}"
+                if env[a] is not None and getattr(env[a], "ndim", 1) == 0:
+                    total = f"{scope.bind(as_array, 'as_array')}({total})"
+                line = f"{target} = {total}"
+                reads = reads | {names[a]}
+                owned.add(a)
+            names[a] = target
+            statements.append((line, reads))
+    if not read_slots and not statements:
+        return None
+    # Locals dropped after their last use when large (the seed's cotangent is the caller's).
+    last: dict[str, int] = {}
+    for index, (_, reads) in enumerate(statements):
+        for name in reads:
+            last[name] = index
+    kept = {"g", *(names[s] for s in sources if s in names)}
+    drops: dict[int, list[str]] = {}
+    for name, index in last.items():
+        value = env[int(name[1:])] if name != "g" else None
+        if name[0] == "v" and getattr(value, "nbytes", 0) >= DROP_BYTES:
+            drops.setdefault(index, []).append(name)
+    lines = ["def sweep(env, g, free):"]
+    ordered = sorted(read_slots)
+    if len(ordered) == 1:
+        lines.append(f"    v{ordered[0]} = env[{ordered[0]}]")
+    elif ordered:
+        from operator import itemgetter
+
+        read = scope.bind(itemgetter(*ordered), "read")
+        lines.append(f"    {', '.join(f'v{s}' for s in ordered)}, = {read}(env)")
+    lines.append("    if free: env.clear()")
+    for index, (line, _) in enumerate(statements):
+        lines.append(f"    {line}")
+        if index in drops:
+            lines.append(f"    del {', '.join(sorted(drops[index]))}")
+    results = [names.get(s, "None") for s in sources]
+    lines.append(f"    return ({', '.join(results)},)")
+    pinned = {f"v{s}" for s in ordered} | kept
+    source = "\n".join([lines[0], *allocate(lines[1:], pinned)]) + "\n"
+    return scope.build(source, "reverse sweep"), source, frozenset(read_slots)
+
+
+_SKIP = object()  # the rule returned None: the input gets no gradient from this step
+
+
+def _fixed(gx: Any, dtype: Any) -> Any:
+    """A rule's result as a NumPy array of ``dtype`` (the sweeps' cast of a cotangent)."""
+    if isinstance(gx, Tensor):
+        gx = gx._data
+    elif type(gx) is not _ndarray:
+        gx = np.asarray(gx)
+    return gx if gx.dtype == dtype else cast_cotangent(gx, dtype)._data
+
+
+# Inlining: a rule written as a one-expression lambda of its own parameters (most are:
+# ``lambda g, ans, x: g * (1.0 - ans * ans)``) is written into the sweep as that
+# expression on the sweep's locals, saving a Python call per rule. The lambda is found
+# in its file's syntax tree by line, and checked to compile to the rule's own bytecode.
+
+_lambdas: dict[Any, Any] = {}  # code object -> its ast.Lambda, or None
+
+
+def _lambda_node(function: Any) -> Any:
+    code = getattr(function, "__code__", None)
+    if code is None or function.__name__ != "<lambda>" or code.co_freevars:
+        return None
+    if code in _lambdas:
+        return _lambdas[code]
+    node = None
+    try:
+        lines = linecache.getlines(code.co_filename)
+        tree = _trees.get(code.co_filename)
+        if tree is None:
+            tree = _trees[code.co_filename] = ast.parse("".join(lines))
+        for candidate in ast.walk(tree):
+            if isinstance(candidate, ast.Lambda) and candidate.lineno == code.co_firstlineno:
+                expression = ast.Expression(body=candidate)
+                compiled = compile(expression, code.co_filename, "eval")
+                found = next(c for c in compiled.co_consts if hasattr(c, "co_code"))
+                if (found.co_code, found.co_consts, found.co_names, found.co_varnames) == (
+                    code.co_code, code.co_consts, code.co_names, code.co_varnames,
+                ):  # fmt: skip
+                    node = candidate
+                    break
+    except (OSError, SyntaxError, StopIteration, ValueError):
+        node = None
+    _lambdas[code] = node
+    return node
+
+
+_trees: dict[str, Any] = {}
+_SCOPED = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr)
+
+
+def inline_rule(rule: Any, arguments: list[str], scope: _Scope) -> str | None:
+    """``rule(*arguments)`` as the rule's own expression, or None when it is not a plain
+    lambda of positional parameters (the sweep then calls it)."""
+    code = getattr(rule, "__code__", None)
+    if code is None:
+        return None
+    if code not in _templates:
+        _templates[code] = _template(rule)
+    template = _templates[code]
+    if template is None:
+        return None
+    text, arity, globals_read = template
+    if arity != len(arguments):
+        return None
+    names = {f"__arg{k}__": a for k, a in enumerate(arguments)}
+    for name in globals_read:
+        names[f"__global_{name}__"] = scope.bind(globals_read[name], name)
+    return _PLACEHOLDER.sub(lambda m: names[m.group(0)], text)
+
+
+_templates: dict[Any, Any] = {}  # code object -> (expression, arity, globals) or None
+_PLACEHOLDER = re.compile(r"__(?:arg\d+|global_\w+?)__")
+
+
+def _template(rule: Any) -> tuple[str, int, dict[str, Any]] | None:
+    """A rule's expression with placeholders for its parameters and the globals it reads."""
+    node = _lambda_node(rule)
+    if node is None:
+        return None
+    spec = node.args
+    if spec.vararg or spec.kwarg or spec.kwonlyargs or spec.defaults or spec.posonlyargs:
+        return None
+    if any(isinstance(n, _SCOPED) for n in ast.walk(node.body)):
+        return None
+    renames = {a.arg: f"__arg{k}__" for k, a in enumerate(spec.args)}
+    names = rule.__globals__
+    builtins = names.get("__builtins__", {})
+    builtins = builtins if isinstance(builtins, dict) else vars(builtins)
+    globals_read: dict[str, Any] = {}
+    for n in ast.walk(node.body):
+        if isinstance(n, ast.Name) and n.id not in renames:
+            if n.id in names:
+                globals_read[n.id] = names[n.id]
+            elif n.id in builtins:
+                globals_read[n.id] = builtins[n.id]
+            else:
+                return None
+            renames[n.id] = f"__global_{n.id}__"
+
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, n: ast.Name) -> Any:
+            return ast.copy_location(ast.Name(id=renames[n.id], ctx=n.ctx), n)
+
+    body = Rename().visit(copy.deepcopy(node.body))
+    return f"({ast.unparse(body)})", len(spec.args), globals_read

@@ -1,0 +1,31 @@
+"""Function transforms built on the tape: ``grad``, ``value_and_grad``, ``vjp``, ``jvp``,
+``jacobian``, ``hessian``, ``hvp`` (functional.py, with argument handling in args.py),
+``custom_gradient`` and ``checkpoint``.
+
+Layer: built on ``tapegrad.core``, ``tapegrad.ops`` and ``tapegrad.random`` (checkpoint
+replays the random state); nothing below imports it.
+"""
+
+from tapegrad.transforms.checkpoint import checkpoint
+from tapegrad.transforms.custom_gradient import custom_gradient
+from tapegrad.transforms.functional import (
+    grad,
+    hessian,
+    hvp,
+    jacobian,
+    jvp,
+    value_and_grad,
+    vjp,
+)
+
+__all__ = [
+    "checkpoint",
+    "custom_gradient",
+    "grad",
+    "hessian",
+    "hvp",
+    "jacobian",
+    "jvp",
+    "value_and_grad",
+    "vjp",
+]

@@ -1,0 +1,394 @@
+"""Functional transforms on the tape: grad, value_and_grad, vjp, jvp, jacobian, hessian, hvp.
+
+Each transform runs ``f`` under a fresh GradientTape that watches fresh copies
+of the differentiated arguments (see :mod:`tapegrad.transform_args`), then
+sweeps it. The sweep's rules record on every tape outside, so transforms nest,
+and mix with GradientTape, to any order.
+
+Every derivative is exact: forward mode (``jvp``) is the double-VJP trick,
+``hvp`` is reverse-over-reverse; nothing uses finite differences.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tapegrad import ops
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.nests import flatten, pack
+from tapegrad.core.tape import GradientTape
+from tapegrad.core.tensor import Tensor
+from tapegrad.transforms.args import (
+    as_output,
+    check_argnums,
+    like_leaves,
+    per_argnum,
+    resolve_argnums,
+    scalar_output,
+    sources_of,
+    split_aux,
+    undo_on_error,
+    watch_args,
+)
+
+ArgNums = int | Sequence[int]
+
+
+# --- grad ---------------------------------------------------------------------------------
+def value_and_grad(
+    f: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False
+) -> Callable[..., Any]:
+    """``f`` and its gradient with respect to the arguments at ``argnums``, in one call.
+
+    Returns a function giving ``(value, grads)``, or ``((value, aux), grads)`` with
+    ``has_aux=True``. ``f`` must return a scalar. Each gradient has its argument's
+    nesting (dict, list, tuple), shape and dtype; a tuple ``argnums`` gives a tuple.
+
+    Args:
+        f: The function; its positional arguments are Tensors, arrays, Python floats
+            or nests (dict, list, tuple) of them.
+        argnums: The position of the argument to differentiate, or a tuple of them.
+        has_aux: Whether ``f`` returns ``(value, aux)``, ``aux`` passed through untouched.
+
+    Returns:
+        A function with ``f``'s arguments that returns ``(value, grads)``.
+
+    Raises:
+        TypeError: ``argnums`` is not an int or a non-empty tuple of ints, an argument to
+            differentiate is not floating-point, or ``f`` returns no real scalar.
+        ValueError: ``argnums`` is out of range for the call.
+
+    >>> import tapegrad as tg
+    >>> value, g = tg.value_and_grad(lambda x: (x ** 2).sum())(tg.tensor([1.0, 2.0]))
+    >>> value.item(), g.numpy().tolist()
+    (5.0, [2.0, 4.0])
+    """
+    nums, many = check_argnums(argnums, "value_and_grad")
+
+    @functools.wraps(f)
+    def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
+        with undo_on_error():
+            wanted = resolve_argnums(nums, len(args), "value_and_grad")
+            with GradientTape(watch_accessed_variables=False) as tape:
+                new_args, leaves = watch_args(tape, args, wanted, "grad")
+                output = f(*new_args, **kwargs)
+            value, aux = split_aux(output, has_aux, "grad")
+            value = scalar_output(value, "grad")
+            sources = sources_of(leaves, wanted)
+            flat = tape.gradient(value, sources, unconnected_gradients="zero")
+            grads = per_argnum(args, leaves, wanted, many, flat)
+        return ((value, aux), grads) if has_aux else (value, grads)
+
+    return value_and_grad_f
+
+
+def grad(f: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False) -> Callable[..., Any]:
+    """The gradient of a scalar function ``f`` with respect to the arguments at ``argnums``.
+
+    Arguments may be Tensors, arrays, Python floats or nests of them; each gradient
+    comes back in its argument's nesting. With ``has_aux=True`` ``f`` returns
+    ``(value, aux)`` and the result is ``(grads, aux)``. Nest it for higher orders.
+
+    Args:
+        f: The function; its positional arguments are Tensors, arrays, Python floats
+            or nests (dict, list, tuple) of them.
+        argnums: The position of the argument to differentiate, or a tuple of them.
+        has_aux: Whether ``f`` returns ``(value, aux)``, ``aux`` passed through untouched.
+
+    Returns:
+        A function with ``f``'s arguments that returns the gradient (``(grads, aux)``
+        with ``has_aux``).
+
+    Raises:
+        TypeError: ``argnums`` is not an int or a non-empty tuple of ints, an argument to
+            differentiate is not floating-point, or ``f`` returns no real scalar.
+        ValueError: ``argnums`` is out of range for the call.
+
+    >>> import tapegrad as tg
+    >>> d3 = tg.grad(tg.grad(tg.grad(lambda x: x ** 4)))
+    >>> d3(2.0).item()
+    48.0
+    """
+    vg = value_and_grad(f, argnums, has_aux)
+
+    @functools.wraps(f)
+    def grad_f(*args: Any, **kwargs: Any) -> Any:
+        value, grads = vg(*args, **kwargs)
+        return (grads, value[1]) if has_aux else grads
+
+    return grad_f
+
+
+# --- vjp and jvp ----------------------------------------------------------------------------
+def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
+    """``f(*primals)`` and a function mapping an output cotangent to input cotangents.
+
+    Returns ``(out, vjp_fn)`` (``(out, vjp_fn, aux)`` with ``has_aux=True``);
+    ``vjp_fn(cotangent)``, where ``cotangent`` is shaped like ``out``, returns a tuple
+    with one entry per primal, each in that primal's nesting. ``vjp_fn`` may be called
+    many times.
+
+    Args:
+        f: The function, of Tensors, arrays, Python floats or nests of them.
+        *primals: The point: one value per positional argument of ``f``.
+        has_aux: Whether ``f`` returns ``(output, aux)``.
+
+    Returns:
+        ``(out, vjp_fn)``, or ``(out, vjp_fn, aux)``.
+
+    Raises:
+        TypeError: A primal is not floating-point, or ``f`` returns something other than
+            Tensors or arrays; ``vjp_fn`` raises ValueError for a cotangent of the wrong
+            structure or shape.
+
+    >>> import tapegrad as tg
+    >>> out, vjp_fn = tg.vjp(lambda x: x * x, tg.tensor([1.0, 3.0]))
+    >>> vjp_fn(tg.tensor([1.0, 0.5]))[0].numpy().tolist()
+    [2.0, 3.0]
+    """
+    with undo_on_error():
+        everything = tuple(range(len(primals)))
+        tape = GradientTape(persistent=True, watch_accessed_variables=False)
+        with tape:
+            args, leaves = watch_args(tape, primals, everything, "vjp")
+            output = f(*args)
+        out, aux = split_aux(output, has_aux, "vjp")
+        out = pack(out, iter([as_output(leaf, "vjp") for leaf in flatten(out)]))
+        targets = flatten(out)
+        sources = sources_of(leaves, everything)
+
+    def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
+        seeds = like_leaves(cotangent, out, "vjp_fn", "the cotangent")
+        with undo_on_error():
+            flat = tape.gradient(
+                targets, sources, output_gradients=seeds, unconnected_gradients="zero"
+            )
+        return per_argnum(primals, leaves, everything, True, flat)
+
+    return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
+
+
+def jvp(
+    f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False
+) -> Any:
+    """``f(*primals)`` and the directional derivative ``J @ tangents``, exactly.
+
+    ``primals`` and ``tangents`` are tuples (or lists) with one entry per argument
+    of ``f``, each tangent shaped like its primal. Returns ``(out, tangent_out)``
+    (``(out, tangent_out, aux)`` with ``has_aux=True``), ``tangent_out`` shaped
+    like ``out``. Computed by the double-VJP trick: ``J^T u`` is recorded as a
+    linear function of a watched ``u``, and differentiating it along the tangents
+    gives ``J v`` -- two reverse sweeps, no finite differences.
+
+    Args:
+        f: The function, of Tensors, arrays, Python floats or nests of them.
+        primals: The point: a tuple with one value per positional argument of ``f``.
+        tangents: The direction: a tuple like ``primals``.
+        has_aux: Whether ``f`` returns ``(output, aux)``.
+
+    Returns:
+        ``(out, tangent_out)``, or ``(out, tangent_out, aux)``.
+
+    Raises:
+        TypeError: ``primals`` or ``tangents`` is not a tuple or list, or a primal is not
+            floating-point.
+        ValueError: ``primals`` and ``tangents`` differ in length, structure or shapes.
+
+    >>> import tapegrad as tg
+    >>> out, tangent = tg.jvp(tg.sin, (tg.tensor(0.0),), (tg.tensor(2.0),))
+    >>> tangent.item()
+    2.0
+    """
+    for name, seq in (("primals", primals), ("tangents", tangents)):
+        if not isinstance(seq, (tuple, list)):
+            raise TypeError(f"jvp: {name} must be a tuple or list, got {type(seq).__name__}")
+    if len(primals) != len(tangents):
+        raise ValueError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
+    everything = tuple(range(len(primals)))
+    with undo_on_error():
+        with GradientTape(watch_accessed_variables=False) as inner:
+            args, leaves = watch_args(inner, primals, everything, "jvp")
+            output = f(*args)
+        out, aux = split_aux(output, has_aux, "jvp")
+        out = pack(out, iter([as_output(leaf, "jvp") for leaf in flatten(out)]))
+        sources = sources_of(leaves, everything)
+        directions = [
+            v
+            for i in everything
+            for v in like_leaves(tangents[i], args[i], "jvp", f"the tangent of argument {i}")
+            if v is not None
+        ]
+        tangent_out = _push_forward(inner, flatten(out), sources, directions)
+    tangent_out = pack(out, iter(tangent_out))
+    return (out, tangent_out, aux) if has_aux else (out, tangent_out)
+
+
+def _push_forward(
+    tape: GradientTape, outputs: list[Tensor], sources: list[Tensor], directions: list[Tensor]
+) -> list[Tensor]:
+    """``J v`` for each output, from ``tape`` (which recorded ``outputs`` from ``sources``).
+
+    ``u -> J^T u`` is linear; recording it on a second tape that watches ``u`` and
+    sweeping that tape with seed ``v`` gives ``(J^T)^T v = J v``.
+    """
+    floating = [o for o in outputs if backend.is_floating(o.dtype)]
+    seeds = [ops.zeros_like(o) for o in floating]
+    with GradientTape(watch_accessed_variables=False) as linear:
+        linear.watch(seeds)
+        pulled = tape.gradient(floating, sources, output_gradients=seeds)
+    pairs = [(p, v) for p, v in zip(pulled, directions) if p is not None]
+    if pairs:
+        pushed = linear.gradient(
+            [p for p, _ in pairs],
+            seeds,
+            output_gradients=[v for _, v in pairs],
+            unconnected_gradients="zero",
+        )
+    else:
+        pushed = [ops.zeros_like(o) for o in floating]
+    found = iter(pushed)
+    return [next(found) if backend.is_floating(o.dtype) else ops.zeros_like(o) for o in outputs]
+
+
+# --- jacobian, hessian, hvp -----------------------------------------------------------------
+def _inner(g: Tensor, v: Any) -> Tensor:
+    """The real inner product ``<g, v>``: ``sum(real(g * conj(v)))`` for complex values, which
+    treats each complex number as a pair of reals (the gradient convention's)."""
+    if backend.is_complex(g.dtype):
+        return ops.real(ops.sum(ops.multiply(g, ops.conj(v))))
+    return ops.sum(ops.multiply(g, v))
+
+
+def jacobian(
+    f: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False
+) -> Callable[..., Any]:
+    """The Jacobian of ``f`` by reverse mode: one sweep per output element.
+
+    For an output of shape ``S`` and an argument of shape ``A`` the Jacobian has
+    shape ``S + A``, row ``i`` being the vjp of the unit cotangent ``e_i``. A nested
+    output gives that nest with each leaf replaced by its Jacobian(s): in the
+    argument's nesting, or a tuple of them for a tuple ``argnums``.
+
+    Args:
+        f: The function; its positional arguments are Tensors, arrays, Python floats
+            or nests (dict, list, tuple) of them.
+        argnums: The position of the argument to differentiate, or a tuple of them.
+        has_aux: Whether ``f`` returns ``(value, aux)``, ``aux`` returned beside the Jacobian.
+
+    Returns:
+        A function with ``f``'s arguments that returns the Jacobian (``(jacobian, aux)``
+        with ``has_aux``).
+
+    Raises:
+        TypeError: ``argnums`` is not an int or a non-empty tuple of ints, or an argument
+            to differentiate is not floating-point.
+        ValueError: ``argnums`` is out of range for the call.
+
+    >>> import tapegrad as tg
+    >>> tg.jacobian(lambda x: x ** 2)(tg.tensor([1.0, 2.0])).numpy().tolist()
+    [[2.0, 0.0], [0.0, 4.0]]
+    """
+    nums, many = check_argnums(argnums, "jacobian")
+
+    @functools.wraps(f)
+    def jacobian_f(*args: Any, **kwargs: Any) -> Any:
+        wanted = resolve_argnums(nums, len(args), "jacobian")
+        with undo_on_error():
+            tape = GradientTape(persistent=True, watch_accessed_variables=False)
+            with tape:
+                new_args, leaves = watch_args(tape, args, wanted, "jacobian")
+                output = f(*new_args, **kwargs)
+            out, aux = split_aux(output, has_aux, "jacobian")
+            sources = sources_of(leaves, wanted)
+            per_output = []
+            for leaf in flatten(out):
+                flat = tape.jacobian(as_output(leaf, "jacobian"), sources, "zero")
+                per_output.append(per_argnum(args, leaves, wanted, many, flat))
+        result = pack(out, iter(per_output))
+        return (result, aux) if has_aux else result
+
+    return jacobian_f
+
+
+def hessian(
+    f: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False
+) -> Callable[..., Any]:
+    """The Hessian of a scalar ``f``: the Jacobian of its gradient (shape ``A + A``).
+
+    A tuple ``argnums`` gives a tuple of tuples of blocks, ``H[i][j] = d2f/dxi dxj``.
+
+    Args:
+        f: The function; its positional arguments are Tensors, arrays, Python floats
+            or nests (dict, list, tuple) of them.
+        argnums: The position of the argument to differentiate, or a tuple of them.
+        has_aux: Whether ``f`` returns ``(value, aux)``, ``aux`` returned beside the Hessian.
+
+    Returns:
+        A function with ``f``'s arguments that returns the Hessian.
+
+    Raises:
+        TypeError: ``argnums`` is not an int or a non-empty tuple of ints, an argument to
+            differentiate is not floating-point, or ``f`` returns no real scalar.
+        ValueError: ``argnums`` is out of range for the call.
+
+    >>> import tapegrad as tg
+    >>> tg.hessian(lambda x: (x ** 3).sum())(tg.tensor([1.0, 2.0])).numpy().tolist()
+    [[6.0, 0.0], [0.0, 12.0]]
+    """
+    return jacobian(grad(f, argnums, has_aux), argnums, has_aux)
+
+
+def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
+    """``(grad(f)(*primals), H v)`` as ``jvp(grad(f), primals, tangents)``, without forming H.
+
+    ``grad`` is taken with respect to the first argument; ``H v`` is the derivative
+    of that gradient along ``tangents`` (all arguments). Computed reverse-over-reverse:
+    by the symmetry of second derivatives, ``sum_j H_0j v_j`` is the gradient with
+    respect to the first argument of ``sum_j <grad_j f, v_j>``. Two sweeps, O(n) memory.
+
+    Args:
+        f: A function returning a real scalar.
+        primals: The point: a tuple with one value per positional argument of ``f``.
+        tangents: The direction ``v``: a tuple like ``primals``.
+
+    Returns:
+        ``(gradient, hessian_vector_product)``, both shaped like the first primal.
+
+    Raises:
+        TypeError: ``primals`` or ``tangents`` is not a tuple or list, or ``f`` returns
+            no real scalar.
+        ValueError: ``primals`` and ``tangents`` differ in length or shapes.
+
+    >>> import tapegrad as tg
+    >>> g, hv = tg.hvp(lambda x: (x ** 3).sum(), (tg.tensor([1.0, 2.0]),), (tg.tensor([1.0, 1.0]),))
+    >>> g.numpy().tolist(), hv.numpy().tolist()
+    ([3.0, 12.0], [6.0, 12.0])
+    """
+    for name, seq in (("primals", primals), ("tangents", tangents)):
+        if not isinstance(seq, (tuple, list)):
+            raise TypeError(f"hvp: {name} must be a tuple or list, got {type(seq).__name__}")
+    if len(primals) != len(tangents) or not primals:
+        raise ValueError(f"hvp: {len(primals)} primals but {len(tangents)} tangents")
+    everything = tuple(range(len(primals)))
+    with undo_on_error():
+        with GradientTape(watch_accessed_variables=False) as tape:
+            args, leaves = watch_args(tape, primals, (0,), "hvp")
+            gradients = grad(f, argnums=everything)(*args)
+            products = [
+                _inner(g, v)
+                for i in everything
+                for g, v in zip(
+                    flatten(gradients[i]),
+                    like_leaves(tangents[i], gradients[i], "hvp", f"the tangent of argument {i}"),
+                )
+                if g is not None
+            ]
+            total = functools.reduce(ops.add, products) if products else None
+        sources = sources_of(leaves, (0,))
+        if total is None:
+            flat = [ops.zeros_like(s) for s in sources]
+        else:
+            flat = tape.gradient(total, sources, unconnected_gradients="zero")
+    return gradients[0], per_argnum(primals, leaves, (0,), False, flat)
