@@ -2,7 +2,7 @@
 
 tapegrad's docstrings put their runnable examples (``>>>`` lines and the output under
 them) straight in the text, and name other objects with Sphinx roles
-(``:func:`tapegrad.viz.to_dot```). Read as Markdown, the first would become quotes and
+(``:func:`tapegrad.debug.viz.to_dot```). Read as Markdown, the first would become quotes and
 the second stray text; this turns each example into a ``pycon`` code block and each
 role into inline code. Docstrings in the source stay as they are.
 """

@@ -50,6 +50,7 @@ PUBLIC_MODULES = [
     "tapegrad.distributed",
     "tapegrad.scipy",
     "tapegrad.numpy",
+    "tapegrad.debug",
 ]
 EXTRA_PUBLIC = {"tapegrad": ["compile"]}
 # NumPy's namespace: most of its names are NumPy's own objects (NumPy documents them); the

@@ -1,4 +1,4 @@
-"""tg.compile's generated code (tapegrad/codegen.py): on random programs of the op
+"""tg.compile's generated code (tapegrad/replay/codegen.py): on random programs of the op
 library, every call of a compiled function (the recording, the first replay with a
 checked sweep, the replays with generated forward and reverse code, and the lean forward
 that keeps only what the generated sweeps read) gives eager's values and gradients, with

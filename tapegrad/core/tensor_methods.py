@@ -63,6 +63,8 @@ class TensorMethods:
     __gt__: ClassVar[_Binary]
     __ge__: ClassVar[_Binary]
     __getitem__: ClassVar[_Binary]
+    __eq__: ClassVar[_Binary]  # type: ignore[assignment]  # a Tensor, not a bool
+    __ne__: ClassVar[_Binary]  # type: ignore[assignment]
     __array_ufunc__: ClassVar[Callable[..., Any]]
     __array_function__: ClassVar[Callable[..., Any]]
     T: Tensor

@@ -13,11 +13,11 @@ from tapegrad.core import anomaly as _switch
 from tapegrad.core.tape import GradientTape
 from tapegrad.debug import anomaly, listing, viz
 
-GradientTape.__str__ = listing.format_tape  # type: ignore[assignment]
+GradientTape.__str__ = listing.format_tape  # type: ignore[method-assign]
 GradientTape.summary = listing.summary
 GradientTape.to_dot = viz.to_dot
 GradientTape.render = viz.render
 GradientTape._repr_svg_ = viz.to_svg
 _switch.register_checks(anomaly.check_forward, anomaly.check_backward)
 
-__all__ = ["anomaly", "listing", "viz"]
+__all__ = ["listing", "viz"]  # the functions behind print(tape), tape.summary(), tape.to_dot() ...

@@ -20,6 +20,8 @@ from tapegrad.core.tensor import Tensor, Variable
 _MAX_PARAM = 40  # characters of a parameter's repr shown before it is cut
 
 
+__all__ = ["OpSummary", "TapeSummary", "format_tape", "summary"]
+
 class TensorNames:
     """``%0``, ``%1``, ...: the Tensors of a tape, numbered by first appearance.
 
@@ -106,7 +108,18 @@ def saved_bytes(entries: Any) -> list[int]:
 
 
 def format_tape(tape: Any) -> str:
-    """``%7 = matmul(%3, %5)   (256, 512) float32   saved 1.0 MiB   train.py:42``, a line each."""
+    """``print(tape)``: ``%7 = matmul(%3, %5)   (256, 512) float32   saved 1.0 MiB   train.py:42``,
+    a line each (the output, the op and its inputs, the output's shape and dtype, the bytes
+    the entry keeps alive, the user's line that recorded it).
+
+    >>> import tapegrad as tg
+    >>> x = tg.tensor([1.0, 2.0])
+    >>> with tg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tg.sum(x * x)
+    >>> print(format_tape(tape).splitlines()[0].split("   ")[0])
+    %1 = multiply(%0, %0)
+    """
     entries = list(tape)
     if not entries:
         return "<empty GradientTape>"
@@ -133,7 +146,16 @@ def format_tape(tape: Any) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class OpSummary:
-    """One op's line of the memory report."""
+    """One op's line of the memory report: its entries and the bytes they keep alive.
+
+    >>> import tapegrad as tg
+    >>> x = tg.tensor([1.0, 2.0])
+    >>> with tg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tg.exp(x)
+    >>> tape.summary().ops["exp"]
+    OpSummary(entries=1, saved_bytes=32)
+    """
 
     entries: int
     saved_bytes: int
@@ -144,6 +166,19 @@ class TapeSummary:
     """The tape's memory report: entries and saved bytes per op and in total.
 
     ``ops`` is ordered by saved bytes, largest first. Printing it gives a table.
+
+    >>> import tapegrad as tg
+    >>> x = tg.tensor([1.0, 2.0])
+    >>> with tg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tg.sum(x * x)
+    >>> print(tape.summary())
+    op         entries   saved
+    multiply         1    32 B
+    sum              1     8 B
+    --------------------------
+    total            2    40 B
+    watched sources: 1
     """
 
     entries: int

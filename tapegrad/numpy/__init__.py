@@ -4,9 +4,9 @@ Every name of NumPy's main namespace is here. On plain arrays each gives exactly
 NumPy's result (most *are* NumPy's own objects). On Tensors:
 
 - NumPy's ufuncs and functions hand Tensors over to tapegrad (``__array_ufunc__`` and
-  ``__array_function__``; the tables are in tapegrad/numpy/tables.py): differentiable
-  ones record on the tape, the others (``isnan``, ``argsort``, ``nonzero`` ...) return
-  what NumPy returns, as boolean or integer Tensors;
+  ``__array_function__``; the tables are in tapegrad/numpy/ufunc_tables.py and
+  tables.py): differentiable ones record on the tape, the others (``isnan``,
+  ``argsort``, ``nonzero`` ...) return what NumPy returns, as boolean or integer Tensors;
 - the functions NumPy does not hand over (``array``, ``asarray``, ``full``, ``stack``
   of nested lists, ``r_``, ``c_``) are tapegrad's own, so ``np.array([t0, t1])`` keeps
   the gradient of every element; ``put``, ``put_along_axis``, ``place`` and

@@ -2,9 +2,9 @@
 supported (with the reason). The table of docs/numpy.md.
 
 The classification is read from the dispatch tables themselves
-(tapegrad/numpy/tables.py) and from the lists below, so it cannot drift from what
-the code does; tests/test_numpy_coverage.py fails when a public NumPy callable is
-unclassified or when docs/numpy.md is stale. Regenerate it with::
+(tapegrad/numpy/tables.py, ufunc_tables.py) and from the lists below, so it cannot drift
+from what the code does; tests/test_numpy_coverage.py fails when a public NumPy callable
+is unclassified or when docs/numpy.md is stale. Regenerate it with::
 
     python -m tapegrad.numpy.coverage > docs/numpy.md
 """
@@ -119,12 +119,12 @@ NOTES = {
 def _tables() -> tuple[dict[Any, str], dict[Any, str]]:
     """(object -> category) for NumPy's ufuncs and functions, read from the dispatch tables."""
     from tapegrad import ops
-    from tapegrad.numpy import _functions, _reductions, tables
+    from tapegrad.numpy import _functions, _reductions, tables, ufunc_tables
 
     category: dict[Any, str] = {}
     for table, kind in (
-        (tables.differentiable_ufuncs(ops), DIFFERENTIABLE),
-        (tables.no_gradient_ufuncs(ops), NO_GRADIENT),
+        (ufunc_tables.differentiable_ufuncs(ops), DIFFERENTIABLE),
+        (ufunc_tables.no_gradient_ufuncs(ops), NO_GRADIENT),
         (tables.differentiable_functions(ops, _functions, _reductions), DIFFERENTIABLE),
         (tables.no_gradient_functions(ops, _functions, _reductions), NO_GRADIENT),
         (tables.in_place_functions(_functions), NOT_SUPPORTED),

@@ -1,7 +1,7 @@
 """NumPy interop: ``np.exp(t)``, ``np.sum(t, axis=0)`` and ``ndarray @ t`` call tapegrad ops.
 
-Explicit tables (tapegrad/numpy/tables.py) map NumPy's ufuncs and functions to
-tapegrad's. Ufuncs of other libraries (SciPy's special functions) are looked up in a
+Explicit tables (tapegrad/numpy/ufunc_tables.py, tables.py) map NumPy's ufuncs and
+functions to tapegrad's. Ufuncs of other libraries (SciPy's special functions) are looked up in a
 third table that their tapegrad module fills. Anything not in them raises TypeError
 naming it: a gradient is never dropped silently.
 
@@ -36,9 +36,9 @@ def _tables() -> tuple[dict[Any, Any], dict[Any, Any]]:
 
 def _ufuncs() -> dict[Any, Any]:
     from tapegrad import ops
-    from tapegrad.numpy import tables
+    from tapegrad.numpy import ufunc_tables
 
-    return {**tables.differentiable_ufuncs(ops), **tables.no_gradient_ufuncs(ops)}
+    return {**ufunc_tables.differentiable_ufuncs(ops), **ufunc_tables.no_gradient_ufuncs(ops)}
 
 
 def _functions() -> dict[Any, Any]:
@@ -58,11 +58,11 @@ def _functions() -> dict[Any, Any]:
 def _methods() -> dict[str, dict[Any, Any]]:
     from tapegrad import ops
     from tapegrad.numpy import _reductions as reductions
-    from tapegrad.numpy import tables
+    from tapegrad.numpy import ufunc_tables
 
     return {
-        "reduce": tables.reduce_methods(reductions),
-        "accumulate": tables.accumulate_methods(ops, reductions),
+        "reduce": ufunc_tables.reduce_methods(reductions),
+        "accumulate": ufunc_tables.accumulate_methods(ops, reductions),
     }
 
 
