@@ -26,7 +26,7 @@ from tapegrad.core.grad_mode import no_grad
 from tapegrad.core.sites import redirect_numpy_warnings
 from tapegrad.core.tape import GradientTape
 from tapegrad.core.tensor import Tensor, Variable, tensor
-from tapegrad.numpy.polynomials import (
+from tapegrad.numpy._polynomials import (
     poly,
     polyadd,
     polyder,

@@ -9,7 +9,7 @@ from helpers import value_and_gradients
 
 import tapegrad as tg
 from tapegrad.numpy.protocol import _tables
-from tapegrad.numpy.tables import differentiable_ufuncs
+from tapegrad.numpy.ufunc_tables import differentiable_ufuncs
 
 X = np.array([[0.3, 0.9, 0.5], [0.7, 0.4, 0.8]])
 W = np.array([[1.0, -2.0], [0.5, 3.0], [-1.5, 0.25]])

@@ -11,5 +11,5 @@ Layer: the engine imports only ``tapegrad.backends`` and ``tapegrad.wording``, n
 op library or anything else above it. What it needs from above is handed to it when those
 layers are imported: Tensor's operators and methods (declared in tensor_methods.py), the
 ops the sweep calls (hooks.py), anomaly detection's checks (anomaly.py) and the tape's
-listing and drawing (tape.py). tests/test_layers.py keeps it so.
+listing and drawing (tape.py). tests/test_architecture.py keeps it so.
 """

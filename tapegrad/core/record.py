@@ -3,7 +3,7 @@
 :func:`record` runs once per op while a tape is active, so it is written for
 speed (the common case, one recording tape, inline). A tape records an op that
 reads one of its watched Tensors; the entry it appends is a plain tuple (see
-tapegrad/core/tape.py).
+tapegrad/core/entry.py).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ unary ``-`` are their primitives' calls themselves, set where each primitive is 
 (tapegrad/ops/arithmetic.py, tapegrad/ops/linalg.py: a method that called the primitive
 would cost a Python frame per op); the rest are set by tapegrad/ops/methods.py, and
 NumPy's protocols and ``round`` by tapegrad/numpy/protocol.py. This class only declares
-them; tests/test_layers.py checks that each is set.
+them; tests/test_architecture.py checks that each is set.
 """
 
 from __future__ import annotations

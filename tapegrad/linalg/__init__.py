@@ -10,7 +10,7 @@ documented NaN or an error, never a wrong number (docs/linalg.md).
 
 Layer: built on ``tapegrad.core``, ``tapegrad.backends`` and ``tapegrad.ops``; a peer of
 ``tapegrad.fft``, which it does not import. (NumPy's polynomial functions, which need
-``eigvals`` and ``lstsq``, are one layer up, in tapegrad/numpy/polynomials.py.)
+``eigvals`` and ``lstsq``, are one layer up, in tapegrad/numpy/_polynomials.py.)
 
 >>> import tapegrad as tg
 >>> a = tg.tensor([[2.0, 1.0], [1.0, 2.0]])

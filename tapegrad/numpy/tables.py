@@ -29,7 +29,7 @@ WITHOUT_GRADIENT = "numpy's own, no gradient"
 
 
 def differentiable_functions(ops: Any, signatures: Any, reductions: Any) -> dict[Any, Any]:
-    from tapegrad.numpy import polynomials
+    from tapegrad.numpy import _polynomials as polynomials
 
     s, r = signatures, reductions
     return {
