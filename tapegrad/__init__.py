@@ -42,7 +42,7 @@ from tapegrad.ops import *  # noqa: F403 - the op library is the public namespac
 from tapegrad.ops import __all__ as _ops_all
 from tapegrad.replay.compiled import GuardError
 from tapegrad.replay.compiled import compile as compile  # tg.compile, like torch.compile
-from tapegrad.replay.fuse import FuseWarning
+from tapegrad.replay.kernel import FuseWarning
 from tapegrad.transforms.checkpoint import checkpoint
 from tapegrad.transforms.custom_gradient import custom_gradient
 from tapegrad.transforms.functional import grad, hessian, hvp, jacobian, jvp, value_and_grad, vjp

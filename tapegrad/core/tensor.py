@@ -33,7 +33,8 @@ class Tensor(TensorMethods):
     ``item()`` leave the tape (a host copy, a Python scalar); ``t.sum(axis)``, ``t.mean``,
     ``t.reshape(shape)``, ``t.exp()`` and the other methods are the functions of the same
     name (``tg.sum(t, axis)``, ...), and the operators (``+ - * / ** @``, comparisons,
-    indexing) are ``tg.add``, ``tg.matmul``, ``tg.getitem`` and so on, recorded like them.
+    indexing) are ``tg.add``, ``tg.matmul``, ``tg.getitem`` and so on, recorded like them
+    (the op library sets them on the class: tapegrad/ops/methods.py).
 
     Args:
         data: A backend array (NumPy, CuPy, or an array-API array), kept without a copy.
