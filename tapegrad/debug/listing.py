@@ -22,6 +22,7 @@ _MAX_PARAM = 40  # characters of a parameter's repr shown before it is cut
 
 __all__ = ["OpSummary", "TapeSummary", "format_tape", "summary"]
 
+
 class TensorNames:
     """``%0``, ``%1``, ...: the Tensors of a tape, numbered by first appearance.
 

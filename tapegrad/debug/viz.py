@@ -29,6 +29,7 @@ CONSTANT_COLOR = "#888888"
 
 __all__ = ["render", "to_dot", "to_svg"]
 
+
 def _quote(text: str) -> str:
     """A DOT string literal; ``\\n`` in ``text`` stays a DOT line break."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
