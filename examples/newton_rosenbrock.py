@@ -25,11 +25,11 @@ def newton(
     """Minimise :func:`rosenbrock` from ``start``; returns the point and the steps taken."""
     gradient, hessian = tg.grad(rosenbrock), tg.hessian(rosenbrock)
     p = np.array(start, dtype=np.float64)
-    g = gradient(p).numpy()
+    g = gradient(p)  # arrays in, arrays out
     _report(0, p, g)
     for step in range(1, max_steps + 1):
-        p = p - np.linalg.solve(hessian(p).numpy(), g)
-        g = gradient(p).numpy()
+        p = p - np.linalg.solve(hessian(p), g)
+        g = gradient(p)
         _report(step, p, g)
         if np.linalg.norm(g) < tol:
             return p, step

@@ -33,8 +33,8 @@ def test_the_custom_gradient_is_used_and_stable():
     with tg.GradientTape() as tape:
         tape.watch(x)
         y = log1pexp(x)
-    close(y.numpy()[1:], np.log1p(np.exp(x.numpy()[1:])))
-    close(tape.gradient(y, x).numpy(), sigmoid(x.numpy()))
+    close(np.asarray(y)[1:], np.log1p(np.exp(np.asarray(x)[1:])))
+    close(np.asarray(tape.gradient(y, x)), sigmoid(np.asarray(x)))
 
 
 @given(x=tst.arrays(tst.shapes(max_dims=2, max_side=3)))
@@ -53,9 +53,9 @@ def test_second_derivative_through_nested_tapes_uses_the_body_intermediates():
             inner.watch(x)
             y = log1pexp(x)
         g = inner.gradient(y, x)
-    s = sigmoid(x.numpy())
-    close(outer.gradient(g, x).numpy(), s * (1 - s))
-    close(tg.hessian(lambda x: tg.sum(log1pexp(x)))(x).numpy(), np.diag(s * (1 - s)))
+    s = sigmoid(np.asarray(x))
+    close(np.asarray(outer.gradient(g, x)), s * (1 - s))
+    close(np.asarray(tg.hessian(lambda x: tg.sum(log1pexp(x)))(x)), np.diag(s * (1 - s)))
 
 
 def test_higher_derivatives_come_from_grad_fn_not_from_the_body():
@@ -66,9 +66,9 @@ def test_higher_derivatives_come_from_grad_fn_not_from_the_body():
 
         return x**3, grad_fn
 
-    assert tg.grad(cube)(2.0).item() == 120.0
-    assert tg.grad(tg.grad(cube))(2.0).item() == 120.0
-    assert tg.grad(tg.grad(tg.grad(cube)))(2.0).item() == 60.0
+    assert float(tg.grad(cube)(2.0)) == 120.0
+    assert float(tg.grad(tg.grad(cube))(2.0)) == 120.0
+    assert float(tg.grad(tg.grad(tg.grad(cube)))(2.0)) == 60.0
 
 
 def test_several_inputs_nested_inputs_and_none_gradients():
@@ -88,8 +88,8 @@ def test_several_inputs_nested_inputs_and_none_gradients():
 
     params = {"a": np.array([1.0, 2.0]), "b": 5.0}
     ga, gs = tg.grad(lambda p, s: f(p, s, "not a tensor"), argnums=(0, 1))(params, 3.0)
-    close(ga["a"].numpy(), [3.0, 3.0])
-    assert ga["b"].item() == 0.0 and gs.item() == 3.0
+    close(np.asarray(ga["a"]), [3.0, 3.0])
+    assert float(ga["b"]) == 0.0 and float(gs) == 3.0
     assert len(calls) == 1  # one call for all inputs
 
 
@@ -106,16 +106,16 @@ def test_several_outputs_get_one_cotangent_each():
         return tg.sum(product) + 10 * tg.sum(total)
 
     ga, gb = tg.grad(f, argnums=(0, 1))(np.array([1.0, 2.0]), np.array([3.0, 4.0]))
-    close(ga.numpy(), [13.0, 14.0])
-    close(gb.numpy(), [11.0, 12.0])
+    close(np.asarray(ga), [13.0, 14.0])
+    close(np.asarray(gb), [11.0, 12.0])
 
 
 def test_jacobian_and_jvp_through_a_custom_gradient():
     x = np.array([0.3, -0.4, 1.2])
     jac = tg.jacobian(log1pexp)(x)
-    close(jac.numpy(), np.diag(sigmoid(x)))
+    close(np.asarray(jac), np.diag(sigmoid(x)))
     _, tangent = tg.jvp(log1pexp, (x,), (np.array([1.0, 2.0, 3.0]),))
-    close(tangent.numpy(), sigmoid(x) * [1.0, 2.0, 3.0])
+    close(np.asarray(tangent), sigmoid(x) * [1.0, 2.0, 3.0])
 
 
 def test_variables_read_by_the_body_need_a_variables_argument():
@@ -134,8 +134,8 @@ def test_variables_read_by_the_body_need_a_variables_argument():
         tape.watch(x)
         y = tg.sum(scale(x))
     gx, gw = tape.gradient(y, [x, w])
-    close(gx.numpy(), [2.0, 3.0])
-    close(gw.numpy(), [5.0, 7.0])
+    close(np.asarray(gx), [2.0, 3.0])
+    close(np.asarray(gw), [5.0, 7.0])
 
     @tg.custom_gradient
     def forgetful(x):
@@ -150,7 +150,7 @@ def test_variables_read_by_the_body_need_a_variables_argument():
 
 def test_without_a_tape_the_function_just_runs():
     y = log1pexp(tg.tensor(0.0))
-    assert y.item() == pytest.approx(np.log(2.0))
+    assert float(y) == pytest.approx(np.log(2.0))
 
 
 def test_mistakes_in_grad_fn_are_named():
@@ -196,6 +196,10 @@ def test_a_reused_cotangent_array_gives_a_fresh_gradient_each_sweep():
         tape.watch(x)
         y = double(x)
     seed = np.ones(2)
-    np.testing.assert_array_equal(tape.gradient(y, x, output_gradients=seed).numpy(), [2.0, 2.0])
+    np.testing.assert_array_equal(
+        np.asarray(tape.gradient(y, x, output_gradients=seed)), [2.0, 2.0]
+    )
     seed[:] = 5.0
-    np.testing.assert_array_equal(tape.gradient(y, x, output_gradients=seed).numpy(), [10.0, 10.0])
+    np.testing.assert_array_equal(
+        np.asarray(tape.gradient(y, x, output_gradients=seed)), [10.0, 10.0]
+    )

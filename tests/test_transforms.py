@@ -32,19 +32,19 @@ def close(a, b, **kw):
 def test_grad_matches_the_derivative(backend, x):
     g = tg.grad(sin_x)(backend.tensor(x))
     assert isinstance(g, tg.Tensor) and g.shape == x.shape and g.dtype == backend.tensor(x).dtype
-    close(g.numpy(), d_sin_x(x))
+    close(np.asarray(g), d_sin_x(x))
 
 
 def test_value_and_grad_returns_value_and_gradient():
     x = np.array([0.3, -1.2])
     value, g = tg.value_and_grad(sin_x)(x)
-    close(value.numpy(), np.sum(np.sin(x) * x))
-    close(g.numpy(), d_sin_x(x))
+    close(np.asarray(value), np.sum(np.sin(x) * x))
+    close(np.asarray(g), d_sin_x(x))
 
 
 @pytest.mark.parametrize("argument", [2.0, np.float64(2.0), np.array(2.0), tg.tensor(2.0)])
 def test_arguments_may_be_scalars_arrays_or_tensors(argument):
-    assert tg.grad(lambda x: x**3)(argument).item() == pytest.approx(12.0)
+    assert float(tg.grad(lambda x: x**3)(argument)) == pytest.approx(12.0)
 
 
 def test_float32_gradients_stay_float32():
@@ -57,9 +57,9 @@ def test_argnums_tuple_gives_a_tuple_and_negative_argnums_count_from_the_end():
         return a * b * b + c
 
     ga, gb = tg.grad(f, argnums=(0, 1))(2.0, 3.0, 5.0)
-    assert (ga.item(), gb.item()) == (9.0, 12.0)
-    assert tg.grad(f, argnums=-1)(2.0, 3.0, 5.0).item() == 1.0
-    assert tg.grad(f, argnums=(1,))(2.0, 3.0, 5.0)[0].item() == 12.0
+    assert (float(ga), float(gb)) == (9.0, 12.0)
+    assert float(tg.grad(f, argnums=-1)(2.0, 3.0, 5.0)) == 1.0
+    assert float(tg.grad(f, argnums=(1,))(2.0, 3.0, 5.0)[0]) == 12.0
 
 
 def test_gradients_come_back_in_each_arguments_nesting():
@@ -69,8 +69,8 @@ def test_gradients_come_back_in_each_arguments_nesting():
     params = {"w": np.array([1.0, 2.0]), "b": [3.0, (4.0,)]}
     gp, gs = tg.grad(loss, argnums=(0, 1))(params, 2.0)
     assert set(gp) == {"w", "b"} and isinstance(gp["b"], list) and isinstance(gp["b"][1], tuple)
-    close(gp["w"].numpy(), [4.0, 8.0])
-    assert (gp["b"][0].item(), gp["b"][1][0].item(), gs.item()) == (8.0, 6.0, 17.0)
+    close(np.asarray(gp["w"]), [4.0, 8.0])
+    assert (float(gp["b"][0]), float(gp["b"][1][0]), float(gs)) == (8.0, 6.0, 17.0)
 
 
 def test_namedtuple_arguments_keep_their_type():
@@ -82,18 +82,18 @@ def test_namedtuple_arguments_keep_their_type():
 
     g = tg.grad(loss)(Params(np.array([1.0, 2.0]), 5.0))
     assert isinstance(g, Params)
-    close(g.w.numpy(), [2.0, 4.0])
-    assert g.b.item() == 3.0
+    close(np.asarray(g.w), [2.0, 4.0])
+    assert float(g.b) == 3.0
 
 
 def test_none_leaves_get_none_and_unconnected_arguments_get_zeros():
     g = tg.grad(lambda p, q: p[0] * 2.0, argnums=(0, 1))([3.0, None], np.ones(3))
-    assert g[0][0].item() == 2.0 and g[0][1] is None
-    close(g[1].numpy(), np.zeros(3))
+    assert float(g[0][0]) == 2.0 and g[0][1] is None
+    close(np.asarray(g[1]), np.zeros(3))
 
 
 def test_keyword_arguments_are_passed_through_and_not_differentiated():
-    assert tg.grad(lambda x, *, power: x**power)(2.0, power=3.0).item() == 12.0
+    assert float(tg.grad(lambda x, *, power: x**power)(2.0, power=3.0)) == 12.0
 
 
 def test_has_aux():
@@ -102,27 +102,27 @@ def test_has_aux():
 
     x = np.array([3.0, 4.0])
     (value, aux), g = tg.value_and_grad(f, has_aux=True)(x)
-    assert value.item() == 25.0 and aux["norm"].item() == 5.0
+    assert float(value) == 25.0 and float(aux["norm"]) == 5.0
     g2, aux2 = tg.grad(f, has_aux=True)(x)
-    close(g2.numpy(), 2 * x)
-    close(g.numpy(), 2 * x)
-    assert aux2["norm"].item() == 5.0
+    close(np.asarray(g2), 2 * x)
+    close(np.asarray(g), 2 * x)
+    assert float(aux2["norm"]) == 5.0
 
 
 def test_no_perturbation_confusion():
     # d/dx [x * d/dy (x * y)] = d/dx x**2 = 2x, not 4x: the inner grad sees only y.
-    assert tg.grad(lambda x: x * tg.grad(lambda y: x * y)(3.0))(2.0).item() == 4.0
+    assert float(tg.grad(lambda x: x * tg.grad(lambda y: x * y)(3.0))(2.0)) == 4.0
     x = tg.tensor(2.0)
-    assert tg.grad(lambda y: x * y)(x).item() == 2.0
+    assert float(tg.grad(lambda y: x * y)(x)) == 2.0
 
 
 def test_third_derivatives_by_nesting_grad():
     x = np.array(0.7)
-    assert tg.grad(tg.grad(tg.grad(lambda x: x**4)))(2.0).item() == pytest.approx(48.0)
+    assert float(tg.grad(tg.grad(tg.grad(lambda x: x**4)))(2.0)) == pytest.approx(48.0)
     d3 = tg.grad(tg.grad(tg.grad(lambda x: tg.sin(x) * x)))(x)
-    close(d3.numpy(), -3 * np.sin(x) - x * np.cos(x))
+    close(np.asarray(d3), -3 * np.sin(x) - x * np.cos(x))
     d4 = tg.grad(tg.grad(tg.grad(tg.grad(tg.exp))))(x)
-    close(d4.numpy(), np.exp(x))
+    close(np.asarray(d4), np.exp(x))
 
 
 def test_grad_inside_a_gradient_tape_is_recorded():
@@ -130,7 +130,7 @@ def test_grad_inside_a_gradient_tape_is_recorded():
     with tg.GradientTape() as tape:
         tape.watch(x)
         g = tg.grad(sin_x)(x)
-    close(tape.gradient(g, x).numpy(), d2_sin_x(x.numpy()))
+    close(np.asarray(tape.gradient(g, x)), d2_sin_x(np.asarray(x)))
 
 
 def test_gradient_tape_inside_grad():
@@ -141,7 +141,7 @@ def test_gradient_tape_inside_grad():
         return tg.sum(tape.gradient(y, x))
 
     x = np.array([0.5, -1.0, 2.0])
-    close(tg.grad(first_derivative_sum)(x).numpy(), d2_sin_x(x))
+    close(np.asarray(tg.grad(first_derivative_sum)(x)), d2_sin_x(x))
 
 
 def test_grad_mixes_with_variables_on_an_outer_tape():
@@ -149,8 +149,8 @@ def test_grad_mixes_with_variables_on_an_outer_tape():
     with tg.GradientTape() as tape:
         g = tg.grad(lambda x: tg.sum(w * x * x))(np.array([3.0, 4.0]))  # 2 w x
         total = tg.sum(g)
-    close(g.numpy(), [6.0, 16.0])
-    close(tape.gradient(total, w).numpy(), [6.0, 8.0])
+    close(np.asarray(g), [6.0, 16.0])
+    close(np.asarray(tape.gradient(total, w)), [6.0, 8.0])
 
 
 # --- grad errors ----------------------------------------------------------------------------
@@ -177,9 +177,14 @@ def test_has_aux_without_a_pair_raises_type_error():
         tg.value_and_grad(lambda x: (x, x, x), has_aux=True)(2.0)
 
 
-def test_integer_arguments_and_outputs_raise_type_error():
+def test_integer_arguments_are_differentiated_as_float64_and_integer_outputs_raise():
+    # As HIPS autograd: an integer array or int is differentiated as float64.
+    assert tg.grad(lambda x: x * 3.0)(2) == 3.0
+    g = tg.grad(lambda x: tg.sum(x * x))(np.arange(3))
+    assert g.dtype == np.float64 and g.tolist() == [0.0, 2.0, 4.0]
+    # An integer Tensor is the caller's own choice of dtype: refused, as tape.watch refuses it.
     with pytest.raises(TypeError, match="argument 0 holds a int64.*write 2.0, not 2"):
-        tg.grad(lambda x: x * 1.0)(2)
+        tg.grad(lambda x: x * 1.0)(tg.tensor(2))
     with pytest.raises(TypeError, match="floating-point scalar"):
         tg.grad(lambda x: tg.argmax(x))(np.ones(3))
 
@@ -195,7 +200,7 @@ def test_a_failed_transform_leaves_the_outer_tape_as_it_was():
         with pytest.raises(ValueError):
             tg.jvp(lambda z: z * x, (x,), (np.ones(3),))
     assert len(tape) == before
-    close(tape.gradient(y, x).numpy(), [2.0, 4.0])
+    close(np.asarray(tape.gradient(y, x)), [2.0, 4.0])
 
 
 # --- vjp ----------------------------------------------------------------------------------
@@ -205,14 +210,14 @@ def test_vjp_of_several_nested_primals():
 
     p, s = (np.array([1.0, 2.0]), np.array(3.0)), 0.5
     out, vjp_fn = tg.vjp(f, p, s)
-    close(out["y"].numpy(), [0.5, 1.0])
+    close(np.asarray(out["y"]), [0.5, 1.0])
     gp, gs = vjp_fn({"y": np.array([1.0, -1.0]), "z": np.array(2.0)})
     assert isinstance(gp, tuple)
-    close(gp[0].numpy(), [0.5, -0.5])
-    assert gp[1].item() == 12.0 and gs.item() == -1.0
+    close(np.asarray(gp[0]), [0.5, -0.5])
+    assert float(gp[1]) == 12.0 and float(gs) == -1.0
     # vjp_fn can be called again (the tape is kept), with other cotangents
     gp2, _ = vjp_fn({"y": np.zeros(2), "z": 1.0})
-    assert gp2[1].item() == 6.0
+    assert float(gp2[1]) == 6.0
 
 
 def test_vjp_has_aux_and_cotangent_errors():
@@ -232,15 +237,15 @@ def test_vjp_cotangent_tensors_stay_connected():
         tape.watch(u)
         (g,) = tg.vjp(lambda x: x**2, x)[1](u)
         total = tg.sum(g)
-    close(tape.gradient(total, u).numpy(), [2.0, 4.0])
+    close(np.asarray(tape.gradient(total, u)), [2.0, 4.0])
 
 
 # --- jvp ------------------------------------------------------------------------------------
 @given(x=tst.arrays(tst.shapes(max_dims=2)), v=tst.st.floats(-2, 2))
 def test_jvp_matches_the_derivative(x, v):
     out, tangent = tg.jvp(lambda x: tg.sin(x) * x, (x,), (np.full(x.shape, v),))
-    close(out.numpy(), np.sin(x) * x)
-    close(tangent.numpy(), d_sin_x(x) * v)
+    close(np.asarray(out), np.sin(x) * x)
+    close(np.asarray(tangent), d_sin_x(x) * v)
 
 
 def test_jvp_of_nested_inputs_and_outputs():
@@ -249,15 +254,15 @@ def test_jvp_of_nested_inputs_and_outputs():
 
     p = {"a": np.array([1.0, 2.0]), "b": 3.0}
     (y, e), (dy, de) = tg.jvp(f, (p,), ({"a": np.array([1.0, 0.0]), "b": 1.0},))
-    close(dy.numpy(), [3.0 + 1.0, 0.0 + 2.0])
-    close(de.numpy(), [np.e, 0.0])
+    close(np.asarray(dy), [3.0 + 1.0, 0.0 + 2.0])
+    close(np.asarray(de), [np.e, 0.0])
 
 
 def test_jvp_handles_unconnected_and_integer_outputs():
     out, tangent = tg.jvp(
         lambda x: (x * 0 + 1.0, tg.argmax(x), tg.ones(2)), (np.ones(2),), (np.ones(2),)
     )
-    close(tangent[0].numpy(), [0.0, 0.0])
+    close(np.asarray(tangent[0]), [0.0, 0.0])
     assert tangent[1].dtype == out[1].dtype and tangent[2].shape == (2,)
 
 
@@ -265,7 +270,7 @@ def test_jvp_nests_inside_grad():
     # d/dx of (d/dt sin(x + t v))|t=0 = d/dx cos(x) v = -sin(x) v
     x = np.array([0.3, 1.1])
     g = tg.grad(lambda x: tg.sum(tg.jvp(tg.sin, (x,), (np.ones(2),))[1]))(x)
-    close(g.numpy(), -np.sin(x))
+    close(np.asarray(g), -np.sin(x))
 
 
 def test_jvp_argument_errors():
@@ -282,7 +287,7 @@ def test_jacobian_shape_is_output_then_argument():
     a = np.arange(6.0).reshape(2, 3)
     jac = tg.jacobian(lambda x: tg.matmul(a, x))(np.ones((3, 4)))
     assert jac.shape == (2, 4, 3, 4)
-    close(jac.numpy(), np.einsum("ij,kl->ikjl", a, np.eye(4)))
+    close(np.asarray(jac), np.einsum("ij,kl->ikjl", a, np.eye(4)))
 
 
 def test_jacobian_of_nests_and_tuple_argnums():
@@ -290,16 +295,16 @@ def test_jacobian_of_nests_and_tuple_argnums():
         return {"s": tg.sum(x) * y, "p": x * y}
 
     jac = tg.jacobian(f, argnums=(0, 1))(np.array([1.0, 2.0]), 3.0)
-    assert isinstance(jac["s"], tuple) and jac["s"][0].shape == (2,) and jac["s"][1].shape == ()
-    close(jac["p"][0].numpy(), 3 * np.eye(2))
-    close(jac["p"][1].numpy(), [1.0, 2.0])
-    assert jac["s"][1].item() == 3.0
+    assert isinstance(jac["s"], tuple) and jac["s"][0].shape == (2,) and np.shape(jac["s"][1]) == ()
+    close(np.asarray(jac["p"][0]), 3 * np.eye(2))
+    close(np.asarray(jac["p"][1]), [1.0, 2.0])
+    assert float(jac["s"][1]) == 3.0
 
 
 def test_jacobian_has_aux():
     jac, aux = tg.jacobian(lambda x: (x * x, 7), has_aux=True)(np.array([1.0, 2.0]))
     assert aux == 7
-    close(jac.numpy(), np.diag([2.0, 4.0]))
+    close(np.asarray(jac), np.diag([2.0, 4.0]))
 
 
 def test_tape_jacobian_on_a_persistent_tape():
@@ -308,12 +313,12 @@ def test_tape_jacobian_on_a_persistent_tape():
         tape.watch(x)
         y = x[:2] * x[1:]
         z = tg.sum(y)
-    close(tape.jacobian(y, x).numpy(), [[2.0, 1.0, 0.0], [0.0, 3.0, 2.0]])
-    close(tape.jacobian(z, x).numpy(), [2.0, 4.0, 2.0])
-    close(tape.jacobian(x, x).numpy(), np.eye(3))
+    close(np.asarray(tape.jacobian(y, x)), [[2.0, 1.0, 0.0], [0.0, 3.0, 2.0]])
+    close(np.asarray(tape.jacobian(z, x)), [2.0, 4.0, 2.0])
+    close(np.asarray(tape.jacobian(x, x)), np.eye(3))
     unwatched = tg.tensor(1.0)
     assert tape.jacobian(y, [x, unwatched])[1] is None
-    close(tape.jacobian(y, unwatched, unconnected_gradients="zero").numpy(), [0.0, 0.0])
+    close(np.asarray(tape.jacobian(y, unwatched, unconnected_gradients="zero")), [0.0, 0.0])
     with pytest.raises(ValueError, match="never watched"):
         tape.jacobian(y, unwatched, unconnected_gradients="raise")
 
@@ -323,7 +328,7 @@ def test_tape_jacobian_on_a_non_persistent_tape_works_once():
     with tg.GradientTape() as tape:
         tape.watch(x)
         y = x**2
-    close(tape.jacobian(y, x).numpy(), np.diag([2.0, 4.0]))
+    close(np.asarray(tape.jacobian(y, x)), np.diag([2.0, 4.0]))
     with pytest.raises(RuntimeError, match="only be used once"):
         tape.jacobian(y, x)
 
@@ -338,7 +343,7 @@ def test_tape_jacobian_of_an_empty_target_and_nested_tapes():
         jac = inner.jacobian(y, x)
         total = tg.sum(jac)
     expected = tg.jacobian(lambda x: tg.sum(tg.jacobian(lambda x: tg.sin(x) * x[::-1])(x)))(x)
-    close(outer.gradient(total, x).numpy(), expected.numpy())
+    close(np.asarray(outer.gradient(total, x)), np.asarray(expected))
     with tg.GradientTape() as tape:
         tape.watch(x)
         empty = x[:0] * 2
@@ -349,17 +354,17 @@ def test_tape_jacobian_of_an_empty_target_and_nested_tapes():
 def test_hessian_of_a_quadratic_form():
     a = np.array([[1.0, 2.0], [0.5, 3.0]])
     h = tg.hessian(lambda x: x @ (a @ x))(np.array([0.3, -0.2]))
-    close(h.numpy(), a + a.T)
+    close(np.asarray(h), a + a.T)
 
 
 def test_hessian_blocks_for_tuple_argnums():
     (hxx, hxy), (hyx, hyy) = tg.hessian(lambda x, y: tg.sum(x * x * y), argnums=(0, 1))(
         np.array([1.0, 2.0]), 3.0
     )
-    close(hxx.numpy(), 6 * np.eye(2))
-    close(hxy.numpy(), [2.0, 4.0])
-    close(hyx.numpy(), [2.0, 4.0])
-    assert hyy.item() == 0.0
+    close(np.asarray(hxx), 6 * np.eye(2))
+    close(np.asarray(hxy), [2.0, 4.0])
+    close(np.asarray(hyx), [2.0, 4.0])
+    assert float(hyy) == 0.0
 
 
 def test_hvp_equals_jvp_of_grad_with_several_arguments():
@@ -370,24 +375,24 @@ def test_hvp_equals_jvp_of_grad_with_several_arguments():
     tangents = (np.array([1.0, -2.0]), np.array([0.5, 0.25]))
     g, hv = tg.hvp(f, primals, tangents)
     g_ref, hv_ref = tg.jvp(tg.grad(f), primals, tangents)
-    close(g.numpy(), g_ref.numpy())
-    close(hv.numpy(), hv_ref.numpy())
+    close(np.asarray(g), np.asarray(g_ref))
+    close(np.asarray(hv), np.asarray(hv_ref))
 
 
 def test_hvp_of_an_argument_the_function_ignores():
     g, hv = tg.hvp(lambda x: tg.sum(tg.ones(2)), (np.ones(2),), (np.ones(2),))
-    close(g.numpy(), [0.0, 0.0])
-    close(hv.numpy(), [0.0, 0.0])
+    close(np.asarray(g), [0.0, 0.0])
+    close(np.asarray(hv), [0.0, 0.0])
 
 
 # --- stop_gradient --------------------------------------------------------------------------
 def test_stop_gradient_cuts_every_transform():
     x = np.array([1.0, 3.0])
-    close(tg.grad(lambda x: tg.sum(x * tg.stop_gradient(x)))(x).numpy(), x)
-    close(tg.jvp(lambda x: x * tg.stop_gradient(x), (x,), (np.ones(2),))[1].numpy(), x)
-    close(tg.hessian(lambda x: tg.sum(x**2 * tg.stop_gradient(x)))(x).numpy(), np.diag(2 * x))
+    close(np.asarray(tg.grad(lambda x: tg.sum(x * tg.stop_gradient(x)))(x)), x)
+    close(np.asarray(tg.jvp(lambda x: x * tg.stop_gradient(x), (x,), (np.ones(2),))[1]), x)
+    close(np.asarray(tg.hessian(lambda x: tg.sum(x**2 * tg.stop_gradient(x)))(x)), np.diag(2 * x))
 
 
 def test_stop_gradient_of_scalars_and_arrays_gives_tensors():
-    assert tg.stop_gradient(2.0).shape == () and tg.stop_gradient(2.0).item() == 2.0
+    assert tg.stop_gradient(2.0).shape == () and float(tg.stop_gradient(2.0)) == 2.0
     assert tg.stop_gradient(np.ones((2, 3))).shape == (2, 3)

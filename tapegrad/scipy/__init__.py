@@ -9,7 +9,7 @@ Layer: built on the engine, the op library, ``tapegrad.linalg`` and ``tapegrad.n
 
 >>> import tapegrad as tg
 >>> from tapegrad.scipy import special
->>> round(tg.grad(special.gammaln)(3.0).item(), 12)  # digamma(3)
+>>> round(tg.grad(special.gammaln)(3.0), 12)  # digamma(3)
 0.922784335098
 """
 

@@ -16,7 +16,7 @@ from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.nests import flatten
 from tapegrad.core.tape import GradientTape
-from tapegrad.core.tensor import Tensor
+from tapegrad.core.tensor import Tensor, tensor
 
 
 def _as_float64(x: Any) -> Tensor:
@@ -40,10 +40,18 @@ def _cotangent(rng: np.random.Generator, output: Tensor) -> np.ndarray:
 
 
 def _outputs(f: Callable[..., Any], inputs: Sequence[Tensor]) -> list[Tensor]:
-    out = flatten(f(*inputs))
-    for o in out:
+    """``f``'s outputs as Tensors: arrays and numbers too (a transform called inside ``f``
+    with arrays gives arrays when no tape sees the result, as at the finite-difference
+    points)."""
+    out = []
+    for o in flatten(f(*inputs)):
         if not isinstance(o, Tensor):
-            raise TypeError(f"gradcheck: f must return Tensors, got {type(o).__name__}")
+            if not hasattr(o, "dtype") and not isinstance(o, (int, float, complex)):
+                raise TypeError(
+                    f"gradcheck: f must return Tensors or arrays, got {type(o).__name__}"
+                )
+            o = tensor(o)
+        out.append(o)
     return out
 
 

@@ -6,6 +6,11 @@ path through them (transforms nest and mix with GradientTape), while the
 transform's own tape sees only its arguments, so ``grad(lambda y: x * y)(x)``
 is ``x``, not ``2 * x``. Results are packed back into each argument's nest
 (dict, list, tuple; ``None`` leaves get ``None``).
+
+Arrays in, arrays out (as HIPS autograd): when the caller passes no Tensor, every result
+comes back as the caller's kind of value (:func:`to_caller`), so NumPy and SciPy code that
+calls a transform (``scipy.optimize.minimize(f, x0, jac=tg.grad(f))``) never meets a
+Tensor; a result some recording tape sees stays a Tensor, so nesting stays differentiable.
 """
 
 from __future__ import annotations
@@ -14,11 +19,14 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from tapegrad import ops
 from tapegrad.backends import namespaces as backend
-from tapegrad.core.active import active_tapes
+from tapegrad.core.active import active_tapes, tracing
 from tapegrad.core.entry import OUTPUT
 from tapegrad.core.nests import flatten, pack
+from tapegrad.core.record import is_recorded
 from tapegrad.core.tape import GradientTape
 from tapegrad.core.tensor import Tensor, tensor
 from tapegrad.ops.primitive import Primitive, shape_of
@@ -50,10 +58,16 @@ def resolve_argnums(nums: tuple[int, ...], nargs: int, what: str) -> tuple[int, 
 
 
 def _fresh(leaf: Any, what: str, position: int) -> Tensor | None:
-    """A differentiable copy of one leaf of an argument (None stays None: no gradient)."""
+    """A differentiable copy of one leaf of an argument (None stays None: no gradient).
+
+    An integer array or Python int is differentiated as float64 (as HIPS autograd does); an
+    integer Tensor is refused, as ``tape.watch`` refuses it.
+    """
     if leaf is None:
         return None
     t = leaf if isinstance(leaf, Tensor) else tensor(leaf)
+    if not isinstance(leaf, Tensor) and "int" in backend.dtype_name(t.dtype):
+        t = ops.astype(t, np.float64)
     if not backend.is_floating(t.dtype):
         raise TypeError(
             f"{what}: argument {position} holds a {t.dtype} value of shape {t.shape}; only "
@@ -90,14 +104,56 @@ def per_argnum(
     nums: tuple[int, ...],
     many: bool,
     results: list[Any],
+    plain: bool = False,
 ) -> Any:
-    """Flat results (one per source, in :func:`sources_of` order) in each argument's nest."""
+    """Flat results (one per source, in :func:`sources_of` order) in each argument's nest;
+    with ``plain``, each of the kind of its argument's leaf (:func:`to_caller`)."""
     found = iter(results)
     packed = {}
     for i in dict.fromkeys(nums):
-        flat = [None if t is None else next(found) for t in leaves[i]]
+        flat = [
+            None if t is None else to_caller(next(found), like) if plain else next(found)
+            for t, like in zip(leaves[i], flatten(args[i]))
+        ]
         packed[i] = pack(args[i], iter(flat))
     return tuple(packed[i] for i in nums) if many else packed[nums[0]]
+
+
+# --- results of the caller's kind -----------------------------------------------------------
+def plain_call(*given: Any) -> bool:
+    """Whether the caller passed no Tensor in ``given`` (arguments, tangents, cotangents), so
+    that results go back as arrays and numbers; never while tg.compile traces."""
+    return not any(isinstance(leaf, Tensor) for leaf in flatten(given)) and not tracing()
+
+
+def to_caller(value: Any, like: Any = None) -> Any:
+    """A result of a call with no Tensor in it, as the caller's kind of value.
+
+    A Tensor some recording tape sees stays a Tensor (the caller differentiates through it).
+    Otherwise: a Python number for a 0-d result of a Python-number leaf, a NumPy scalar for
+    another 0-d NumPy result (as NumPy's reductions give), else an array of the result's
+    library (NumPy, CuPy) that the caller owns (a copy: the Tensor's may be shared).
+
+    >>> import tapegrad as tg
+    >>> to_caller(tg.tensor(2.0), like=1.0), to_caller(tg.tensor(2.0))
+    (2.0, np.float64(2.0))
+    """
+    if not isinstance(value, Tensor) or is_recorded(value):
+        return value
+    data = value._data
+    if not data.shape:
+        if isinstance(like, (bool, int, float, complex)) and not isinstance(like, np.generic):
+            return data.item()
+        if type(data) is np.ndarray:
+            return data[()]
+    if type(data) is np.ndarray:
+        return np.array(data)
+    return data.copy()
+
+
+def to_caller_nest(nest: Any) -> Any:
+    """:func:`to_caller` on every leaf of a nest of results (outputs, Jacobians)."""
+    return pack(nest, iter([to_caller(leaf) for leaf in flatten(nest)]))
 
 
 # --- outputs ------------------------------------------------------------------------------
@@ -121,15 +177,17 @@ def as_output(leaf: Any, what: str) -> Tensor:
 
 
 def scalar_output(output: Any, what: str) -> Tensor:
+    """``f``'s output as the Tensor to differentiate: a real value of size one (shape ``()``,
+    or ``(1,)``, ``(1, 1)``..., as HIPS autograd and PyTorch's ``backward()`` accept)."""
     if isinstance(output, (tuple, list, dict)):
         raise TypeError(
             f"{what}: f must return a scalar, got a {type(output).__name__}; use has_aux=True "
             "when the rest is auxiliary data, or tg.jacobian / tg.vjp for several outputs"
         )
     value = as_output(output, what)
-    if value.shape != ():
+    if value.size != 1:
         raise TypeError(
-            f"{what}: f must return a scalar (shape ()), got shape {value.shape}; "
+            f"{what}: f must return a scalar (a value of size one), got shape {value.shape}; "
             "use tg.jacobian or tg.vjp for non-scalar outputs"
         )
     if not backend.is_real_floating(value.dtype):

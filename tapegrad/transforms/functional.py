@@ -7,6 +7,10 @@ and mix with GradientTape, to any order.
 
 Every derivative is exact: forward mode (``jvp``) is the double-VJP trick,
 ``hvp`` is reverse-over-reverse; nothing uses finite differences.
+
+Arrays in, arrays out: called with no Tensor, a transform gives back arrays and numbers
+of the caller's kind (see tapegrad/transforms/args.py), so SciPy's optimizers take its
+results; called with Tensors, it gives Tensors, so transforms nest.
 """
 
 from __future__ import annotations
@@ -25,10 +29,13 @@ from tapegrad.transforms.args import (
     check_argnums,
     like_leaves,
     per_argnum,
+    plain_call,
     resolve_argnums,
     scalar_output,
     sources_of,
     split_aux,
+    to_caller,
+    to_caller_nest,
     undo_on_error,
     watch_args,
 )
@@ -78,7 +85,10 @@ def value_and_grad(
             value = scalar_output(value, "grad")
             sources = sources_of(leaves, wanted)
             flat = tape.gradient(value, sources, unconnected_gradients="zero")
-            grads = per_argnum(args, leaves, wanted, many, flat)
+            plain = plain_call(args, kwargs)
+            grads = per_argnum(args, leaves, wanted, many, flat, plain)
+        if plain:
+            value = to_caller(value)
         return ((value, aux), grads) if has_aux else (value, grads)
 
     return value_and_grad_f
@@ -108,7 +118,7 @@ def grad(f: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False) -> 
 
     >>> import tapegrad as tg
     >>> d3 = tg.grad(tg.grad(tg.grad(lambda x: x ** 4)))
-    >>> d3(2.0).item()
+    >>> d3(2.0)  # a float in, a float out (Tensors for Tensors)
     48.0
     """
     vg = value_and_grad(f, argnums, has_aux)
@@ -158,6 +168,7 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
         out = pack(out, iter([as_output(leaf, "vjp") for leaf in flatten(out)]))
         targets = flatten(out)
         sources = sources_of(leaves, everything)
+        plain = plain_call(primals)
 
     def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
         seeds = like_leaves(cotangent, out, "vjp_fn", "the cotangent")
@@ -165,9 +176,10 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
             flat = tape.gradient(
                 targets, sources, output_gradients=seeds, unconnected_gradients="zero"
             )
-        return per_argnum(primals, leaves, everything, True, flat)
+        return per_argnum(primals, leaves, everything, True, flat, plain and plain_call(cotangent))
 
-    return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
+    given = to_caller_nest(out) if plain else out
+    return (given, vjp_fn, aux) if has_aux else (given, vjp_fn)
 
 
 def jvp(
@@ -222,6 +234,8 @@ def jvp(
         ]
         tangent_out = _push_forward(inner, flatten(out), sources, directions)
     tangent_out = pack(out, iter(tangent_out))
+    if plain_call(primals, tangents):
+        out, tangent_out = to_caller_nest(out), to_caller_nest(tangent_out)
     return (out, tangent_out, aux) if has_aux else (out, tangent_out)
 
 
@@ -302,10 +316,11 @@ def jacobian(
                 output = f(*new_args, **kwargs)
             out, aux = split_aux(output, has_aux, "jacobian")
             sources = sources_of(leaves, wanted)
+            plain = plain_call(args, kwargs)
             per_output = []
             for leaf in flatten(out):
                 flat = tape.jacobian(as_output(leaf, "jacobian"), sources, "zero")
-                per_output.append(per_argnum(args, leaves, wanted, many, flat))
+                per_output.append(per_argnum(args, leaves, wanted, many, flat, plain))
         result = pack(out, iter(per_output))
         return (result, aux) if has_aux else result
 
@@ -391,4 +406,6 @@ def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
             flat = [ops.zeros_like(s) for s in sources]
         else:
             flat = tape.gradient(total, sources, unconnected_gradients="zero")
-    return gradients[0], per_argnum(primals, leaves, (0,), False, flat)
+    plain = plain_call(primals, tangents)
+    gradient = per_argnum(primals, leaves, (0,), False, flatten(gradients[0]), plain)
+    return gradient, per_argnum(primals, leaves, (0,), False, flat, plain)
