@@ -189,6 +189,12 @@ def _recorded_form(primitive: Any, dtype: Any) -> Any:
     if backend.is_real_floating(dtype):
         return primitive
     if not backend.is_complex(dtype):
+        if getattr(dtype, "kind", "") in "OSUV":  # NumPy made an array of objects or strings
+            raise TypeError(
+                f"{primitive.name}: the result has dtype {dtype}: an operand holds strings or "
+                "Python objects; tapegrad's ops take Tensors, arrays of numbers or booleans "
+                "and Python numbers"
+            )
         return None
     if primitive.complex_rules is not True:
         raise complex_rules_error(primitive, dtype)

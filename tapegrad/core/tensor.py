@@ -144,8 +144,25 @@ class Tensor(TensorMethods):
         return self
 
     def __iter__(self) -> Any:
-        for i in range(len(self)):
-            yield self[i]
+        # As an ndarray: iterating a 0-d Tensor fails at once (so np.iterable(t) is False and
+        # matplotlib sees one value), an n-d one yields its rows, each recorded as t[i].
+        if not self._data.shape:
+            raise TypeError("iteration over a 0-d Tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __format__(self, spec: str) -> str:
+        """``f"{loss:.4f}"``: a 0-d Tensor formats as its number (NumPy's 0-d arrays do);
+        without a spec any Tensor formats as ``str`` does. Like ``repr``, formatting only
+        shows the value: it does not leave the tape and does not warn."""
+        if not spec:
+            return str(self)
+        if self._data.shape:
+            raise TypeError(
+                f"unsupported format string {spec!r} passed to Tensor.__format__: a Tensor of "
+                f"shape {self.shape} formats only without one (as NumPy's arrays); format "
+                "its elements, or a 0-d Tensor"
+            )
+        return format(backend.to_host(self._data)[()], spec)
 
     @property
     def itemsize(self) -> int:
@@ -230,6 +247,23 @@ class Variable(Tensor):
     def assign_sub(self, delta: Any) -> Variable:
         """``self = self - delta``, outside of any tape (cast to the Variable's dtype)."""
         return self._combine(delta, operator.sub, "assign_sub")
+
+    # ``v += x``, ``v -= x``, ``v *= x``, ``v /= x`` update the Variable in place, as its
+    # assign_* methods do (PyTorch's and TensorFlow's users write these): ``v`` stays the
+    # same Variable, its version goes up, and a tape that saved the old value refuses to
+    # differentiate through it. (On a Tensor, which is immutable, ``t -= x`` makes a new
+    # Tensor, as Python does for any type without these methods.)
+    def __iadd__(self, delta: Any) -> Variable:
+        return self._combine(delta, operator.add, "+=")
+
+    def __isub__(self, delta: Any) -> Variable:
+        return self._combine(delta, operator.sub, "-=")
+
+    def __imul__(self, factor: Any) -> Variable:
+        return self._combine(factor, operator.mul, "*=")
+
+    def __itruediv__(self, divisor: Any) -> Variable:
+        return self._combine(divisor, operator.truediv, "/=")
 
     def _combine(self, delta: Any, combine: Callable[[Any, Any], Any], op: str) -> Variable:
         delta = self._here(delta)

@@ -108,6 +108,7 @@ class TensorMethods:
     searchsorted: ClassVar[_Method]
     nonzero: ClassVar[Callable[..., tuple[Tensor, ...]]]
     round: ClassVar[_Method]
+    __round__: ClassVar[Callable[..., Any]]
     exp: ClassVar[_Method]
     log: ClassVar[_Method]
     sqrt: ClassVar[_Method]

@@ -1,13 +1,14 @@
 """NumPy interop: ``np.exp(t)``, ``np.sum(t, axis=0)`` and ``ndarray @ t`` call tapegrad ops.
 
 Explicit tables (tapegrad/numpy/ufunc_tables.py, tables.py) map NumPy's ufuncs and
-functions to tapegrad's. Ufuncs of other libraries (SciPy's special functions) are looked up in a
-third table that their tapegrad module fills. Anything not in them raises TypeError
+functions to tapegrad's. Ufuncs of other libraries (SciPy's special functions) are looked
+up in a third table that their tapegrad module fills. Anything not in them raises TypeError
 naming it: a gradient is never dropped silently.
 
 The engine's Tensor does not know NumPy's protocols: :func:`attach` sets
 ``Tensor.__array_ufunc__``, ``Tensor.__array_function__`` and ``Tensor.round`` (NumPy's
-rounding, to ``decimals`` places) when tapegrad.numpy is imported.
+rounding, to ``decimals`` places; and Python's ``round(t, n)``) when tapegrad.numpy is
+imported.
 """
 
 from __future__ import annotations
@@ -113,12 +114,43 @@ def _ufunc_name(ufunc: Any) -> str:
     return name
 
 
-def _reject_out(name: str, kwargs: dict[str, Any]) -> None:
-    out = kwargs.pop("out", None)
-    if isinstance(out, tuple):
-        out = None if all(o is None for o in out) else out
-    if out is not None:
-        raise TypeError(f"numpy.{name}(out=...) is not supported: Tensors are immutable")
+def _given_out(kwargs: dict[str, Any]) -> Any:
+    """The ``out=`` NumPy was given (None when absent or all None), left in ``kwargs``."""
+    out = kwargs.get("out")
+    if isinstance(out, tuple) and all(o is None for o in out):
+        kwargs.pop("out")
+        return None
+    return out
+
+
+def _write_into(name: str, call: Any, args: Any, kwargs: dict[str, Any]) -> Any:
+    """``out=`` into the caller's arrays (``a -= t``, ``np.add(a, t, out=a)``): NumPy's own
+    call on the Tensors' values, when no recording tape watches them. A Tensor as ``out``,
+    or a watched Tensor's value written into an array (its gradient would be lost), raises
+    a TypeError saying what to write instead."""
+    from tapegrad.core.nests import flatten, pack
+    from tapegrad.core.record import is_recorded
+    from tapegrad.core.tensor import Tensor
+    from tapegrad.wording import a
+
+    out = kwargs["out"]
+    if any(isinstance(o, Tensor) for o in flatten(out)):
+        raise TypeError(
+            f"numpy.{name}(out=...) into a Tensor is not supported: Tensors are immutable; "
+            "write y = f(x) (a new Tensor), or v.assign(...) to change a Variable"
+        )
+    tensors = [t for t in flatten((args, kwargs)) if isinstance(t, Tensor)]
+    if is_recorded(*tensors):
+        watched = next(t for t in tensors if is_recorded(t))
+        raise TypeError(
+            f"numpy.{name}(out=...) writes the value of a watched Tensor of shape "
+            f"{watched.shape} into {a(type(flatten(out)[0]).__name__)} inside a recording "
+            "GradientTape, where its gradient would be lost: write a = a - t (a new Tensor "
+            "that records), or use t.numpy() to write the value without a gradient"
+        )
+    leaves = [t._data if isinstance(t, Tensor) else t for t in flatten((args, kwargs))]
+    values, keywords = pack((args, kwargs), iter(leaves))
+    return call(*values, **keywords)
 
 
 # Ufunc keywords that change nothing on Tensors when left at NumPy's defaults.
@@ -132,19 +164,20 @@ def _unsupported(ufunc: Any, method: str) -> TypeError:
 
 def array_ufunc(ufunc: Any, method: str, inputs: tuple, kwargs: dict[str, Any]) -> Any:
     """``Tensor.__array_ufunc__``."""
+    if _given_out(kwargs) is not None:
+        name = ufunc.__name__ + ("" if method == "__call__" else f".{method}")
+        return _write_into(name, getattr(ufunc, method), inputs, kwargs)
     if method == "__call__":
         op = _tables()[0].get(ufunc)
         if op is None:
             op = _foreign_ufunc(ufunc)
         if op is None:
             raise _unsupported(ufunc, method)
-        _reject_out(ufunc.__name__, kwargs)
         return _call_ufunc(ufunc, op, inputs, kwargs)
     if method == "outer":
         op = _tables()[0].get(ufunc)
         if op is None or ufunc.nin != 2:
             raise _unsupported(ufunc, method)
-        _reject_out(f"{ufunc.__name__}.outer", kwargs)
         a, b = inputs
         ndim_b = len(np.shape(b.data if hasattr(b, "data") else b))
         from tapegrad import ops
@@ -154,7 +187,6 @@ def array_ufunc(ufunc: Any, method: str, inputs: tuple, kwargs: dict[str, Any]) 
     reduction = _methods().get(method, {}).get(ufunc)
     if reduction is None:
         raise _unsupported(ufunc, method)
-    _reject_out(f"{ufunc.__name__}.{method}", kwargs)
     kwargs.setdefault("axis", 0)  # ufunc methods reduce axis 0 by default
     return reduction(*inputs, **kwargs)
 
@@ -199,7 +231,8 @@ def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
         # func.__module__ says numpy.linalg for np.linalg.svd
         name = f"{func.__module__}.{func.__name__}"
         raise TypeError(f"tapegrad does not support {name} on Tensors{UNSUPPORTED_HINT}")
-    _reject_out(func.__name__, kwargs)
+    if _given_out(kwargs) is not None:
+        return _write_into(func.__name__, func, args, kwargs)
     from tapegrad.numpy.tables import WITHOUT_GRADIENT
 
     if op is WITHOUT_GRADIENT:
@@ -241,6 +274,14 @@ def _round(self: Any, decimals: int = 0) -> Any:
     return round_(self, decimals)
 
 
+def _builtin_round(self: Any, ndigits: int | None = None) -> Any:
+    """``round(t)`` is an int for a 0-d Tensor (as for NumPy's scalars: it leaves the tape);
+    ``round(t, n)``, and ``round`` of a larger Tensor, is ``t.round(n)``, a Tensor."""
+    if ndigits is None and not self.shape:
+        return round(float(self))
+    return _round(self, ndigits or 0)
+
+
 def attach() -> None:
     """Give Tensor NumPy's protocols and ``round`` (once, when tapegrad.numpy is imported)."""
     from tapegrad.core.tensor import Tensor
@@ -248,3 +289,4 @@ def attach() -> None:
     Tensor.__array_ufunc__ = _array_ufunc
     Tensor.__array_function__ = _array_function
     Tensor.round = _round
+    Tensor.__round__ = _builtin_round

@@ -188,7 +188,7 @@ class Primitive:
             try:
                 out = self.numpy_forward(*arrays, **params)
             except (ValueError, TypeError, IndexError) as exc:
-                raise type(exc)(self._explain(exc, arrays, params)) from exc
+                raise self._error(exc, arrays, params) from exc
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
         result = _new(Tensor)  # Tensor(out) without the __init__ frame
@@ -201,7 +201,12 @@ class Primitive:
         return result
 
     def _forward_any(self, arrays: list[Any], params: dict[str, Any]) -> Any:
-        """The forward on any backend's arrays, in their namespace."""
+        """The forward on any backend's arrays, in their namespace (the path of inputs that
+        are not NumPy arrays or Python numbers: lists, other libraries' arrays, and what no
+        op takes, refused here before NumPy makes an array of objects of it)."""
+        for k, a in enumerate(arrays):
+            if type(a) not in _NUMPY_TYPES and _unaccepted(a) is not None:
+                raise self._error(TypeError(f"operand {k}"), arrays, params)
         if all(type(a) in _NUMPY_TYPES for a in arrays):
             xp = np
         else:
@@ -212,7 +217,25 @@ class Primitive:
         try:
             return self.forward(xp, *arrays, **params)
         except (ValueError, TypeError, IndexError) as exc:
-            raise type(exc)(self._explain(exc, arrays, params)) from exc
+            raise self._error(exc, arrays, params) from exc
+
+    def _error(self, exc: Exception, arrays: Sequence[Any], params: dict[str, Any]) -> Exception:
+        """The error to raise for ``exc`` from the forward: a TypeError naming an operand no
+        op takes (a string, None, a dict, an array of strings or objects), else an error of
+        ``exc``'s kind naming the op and the inputs' shapes and dtypes."""
+        for k, a in enumerate(arrays):
+            kind = _unaccepted(a)
+            if kind is not None:
+                return TypeError(
+                    f"{self.name}: operand {k} is {kind}; tapegrad's ops take Tensors, arrays "
+                    "of numbers or booleans, (nested) lists of them, and Python numbers"
+                )
+        message = self._explain(exc, arrays, params)
+        try:
+            return type(exc)(message)
+        except TypeError:  # an exception whose constructor takes more (NumPy's ufunc errors)
+            plain = next(c for c in (IndexError, TypeError, ValueError) if isinstance(exc, c))
+            return plain(message)
 
     def _explain(self, exc: Exception, arrays: Sequence[Any], params: dict[str, Any]) -> str:
         if self.explain is not None:
@@ -251,7 +274,7 @@ def unary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any], Tensor]:
             try:
                 out = forward(a)
             except (ValueError, TypeError, IndexError) as exc:
-                raise type(exc)(primitive._explain(exc, (a,), _NO_PARAMS)) from exc
+                raise primitive._error(exc, (a,), _NO_PARAMS) from exc
         else:
             out = primitive._forward_any([a], _NO_PARAMS)
         if type(out) is not _ndarray and isinstance(out, np.generic):
@@ -281,7 +304,7 @@ def binary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any, Any], Te
             try:
                 out = forward(a, b)
             except (ValueError, TypeError, IndexError) as exc:
-                raise type(exc)(primitive._explain(exc, (a, b), _NO_PARAMS)) from exc
+                raise primitive._error(exc, (a, b), _NO_PARAMS) from exc
         else:
             out = primitive._forward_any([a, b], _NO_PARAMS)
         if type(out) is not _ndarray and isinstance(out, np.generic):
@@ -296,6 +319,24 @@ def binary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any, Any], Te
         return result
 
     return binary
+
+
+def _unaccepted(a: Any) -> str | None:
+    """What ``a`` is, when no op takes it as an operand (None when one may)."""
+    if a is None:
+        return "None"
+    if isinstance(a, (str, bytes)):
+        return f"{article(type(a).__name__)} ({a!r:.40})"
+    if isinstance(a, (bool, int, float, complex, np.generic, list, tuple, range)):
+        return None
+    dtype = getattr(a, "dtype", None)
+    if dtype is not None:
+        if getattr(dtype, "kind", "f") in "OSUV":
+            return f"an array of dtype {dtype}"
+        return None
+    if hasattr(a, "__array__") or hasattr(a, "__array_namespace__"):
+        return None
+    return article(type(a).__name__)
 
 
 def _describe(a: Any) -> str:

@@ -131,8 +131,9 @@ def to_caller(value: Any, like: Any = None) -> Any:
 
     A Tensor some recording tape sees stays a Tensor (the caller differentiates through it).
     Otherwise: a Python number for a 0-d result of a Python-number leaf, a NumPy scalar for
-    another 0-d NumPy result (as NumPy's reductions give), else an array of the result's
-    library (NumPy, CuPy) that the caller owns (a copy: the Tensor's may be shared).
+    a NumPy-scalar leaf or a 0-d output (as NumPy's reductions give), else an array of the
+    result's library (NumPy, CuPy) that the caller owns (a copy: the Tensor's may be
+    shared), 0-d for a 0-d array leaf.
 
     >>> import tapegrad as tg
     >>> to_caller(tg.tensor(2.0), like=1.0), to_caller(tg.tensor(2.0))
@@ -141,7 +142,7 @@ def to_caller(value: Any, like: Any = None) -> Any:
     if not isinstance(value, Tensor) or is_recorded(value):
         return value
     data = value._data
-    if not data.shape:
+    if not data.shape and not isinstance(like, np.ndarray):
         if isinstance(like, (bool, int, float, complex)) and not isinstance(like, np.generic):
             return data.item()
         if type(data) is np.ndarray:
