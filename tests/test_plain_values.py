@@ -312,3 +312,42 @@ def test_the_examples_of_docs_scipy_optimize_md_run(capsys):
     exec(compile(code, "docs/scipy-optimize.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
     assert printed == ["[1. 1. 1. 1.] ndarray", "[1. 1. 1. 1.]", "[2.  1.5]"]
+
+
+# --- lists holding Tensors ----------------------------------------------------------------------
+def test_a_list_holding_tensors_is_an_array_to_every_op():
+    # A primitive's inputs are arrays: a list holding Tensors is the array np.array makes of
+    # it, with each element's gradient (autograd differentiates these; a silent zero is worst).
+    a, b, c, v = 1.0, 2.0, 3.0, np.array([1.0, -1.0])
+    calls = {
+        "tg.sum([a * b, c])": (lambda a, b, c, v: tg.sum([a * b, c]), [2.0, 1.0, 1.0]),
+        "tg.mean([a, a + 2])": (lambda a, b, c, v: tg.mean([a, a + 2.0]), [1.0, 0.0, 0.0]),
+        "np.dot([a, b], v)": (lambda a, b, c, v: np.dot([a, b], v), [1.0, -1.0, 0.0]),
+        "np.outer([a, 1.0], v)": (
+            lambda a, b, c, v: tnp.sum(np.outer([a, 1.0], v) ** 2),
+            [4.0, 0.0, 0.0],
+        ),
+        "np.append([a, b], v)": (lambda a, b, c, v: tnp.sum(np.append([a, b], v) ** 2), [2, 4, 0]),
+        "np.ediff1d(v, to_begin=[a])": (
+            lambda a, b, c, v: tnp.sum(np.ediff1d(v, to_begin=[a]) ** 2),
+            [2.0, 0.0, 0.0],
+        ),
+        "v + [a, b]": (lambda a, b, c, v: tnp.sum((v + [a, b]) ** 2), [4.0, 2.0, 0.0]),
+        "tnp.array([[a, b], [c, a]])": (
+            lambda a, b, c, v: tnp.sum(tnp.array([[a, b], [c, a]]) * v),
+            [0.0, -1.0, 1.0],
+        ),
+    }
+    for name, (f, expected) in calls.items():
+        g = tg.grad(f, argnums=(0, 1, 2))(tg.tensor(a), tg.tensor(b), tg.tensor(c), tg.tensor(v))
+        assert [float(x) for x in g] == expected, name
+
+
+def test_a_list_numpy_converts_itself_warns_at_the_users_line():
+    # np.mean([x, x + 2]) never reaches tapegrad (NumPy makes the array first): the warning
+    # names this file and line, and says what to write, not NumPy's internals.
+    x = tg.tensor(1.0)
+    with tg.GradientTape() as tape, pytest.warns(UserWarning, match="tnp.array") as caught:
+        tape.watch(x)
+        np.mean([x, x + 2.0])
+    assert caught[0].filename == __file__

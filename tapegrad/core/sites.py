@@ -13,6 +13,8 @@ import warnings
 from types import FrameType
 from typing import Any
 
+import numpy as np
+
 # With the separator, so that a user's ``tapegrad_demo.py`` next to the package is not "inside".
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -46,6 +48,25 @@ def caller_site(depth: int = 1) -> tuple[str, int] | None:
             return filename, frame.f_lineno
         frame = frame.f_back
     return None
+
+
+_NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
+
+
+def user_site() -> tuple[tuple[str, int] | None, bool]:
+    """``(filename, line)`` of the innermost frame outside tapegrad and NumPy, and whether
+    NumPy's frames were passed on the way (NumPy itself converted a value: a list holding
+    Tensors handed to one of its functions). For warnings, which must name the user's line."""
+    frame: FrameType | None = sys._getframe(1)
+    through_numpy = False
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if filename.startswith(_NUMPY_DIR):
+            through_numpy = True
+        elif not inside_package[filename]:
+            return (filename, frame.f_lineno), through_numpy
+        frame = frame.f_back
+    return None, through_numpy
 
 
 def code_line(code: Any, lasti: int) -> int:

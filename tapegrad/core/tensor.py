@@ -13,7 +13,7 @@ from tapegrad.backends import devices
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.active import RECORDING, TRACING, _active
 from tapegrad.core.anomaly import anomaly_mode
-from tapegrad.core.sites import caller_site, format_site, scipy_caller, warn_once
+from tapegrad.core.sites import format_site, scipy_caller, user_site, warn_once
 from tapegrad.core.tensor_methods import TensorMethods
 from tapegrad.wording import a
 
@@ -360,14 +360,15 @@ def note_escape(t: Tensor, how: str) -> None:
     reason a source has no gradient. SciPy's functions written in Python convert their
     inputs this way: there it is a TypeError (see :func:`_refuse_scipy`).
     """
-    site = None
+    site, recorded, through_numpy = None, False, False
     for tape in _active.get():
         if tape._mode is TRACING:
             tape._guard(t, how)  # a tg.compile Trace
         elif tape._mode is RECORDING and _reads(tape, t):
-            if site is None:
+            if not recorded:
                 _refuse_scipy(t)
-                site = caller_site()
+                site, through_numpy = user_site()
+                recorded = True
             tape._escapes.setdefault(t._id, f"{how} at {format_site(site)}")
     if site is None:
         return
@@ -376,7 +377,13 @@ def note_escape(t: Tensor, how: str) -> None:
         f"{format_site(site)} inside a recording GradientTape: values computed from the "
         "result carry no gradient"
     )
-    if how.startswith("np."):
+    if through_numpy:
+        message += (
+            " (a NumPy function made an array of a list holding it: pass a Tensor, e.g. "
+            "tnp.array([...]) of the list, or call the function through tapegrad.numpy with "
+            "a Tensor argument)"
+        )
+    elif how.startswith("np."):
         message += " (tapegrad.numpy's array and asarray keep it, for Tensors inside lists too)"
     if anomaly_mode():
         raise RuntimeError(message + "; tg.detect_anomaly() makes this an error")

@@ -18,45 +18,7 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Tensor, Variable
-from tapegrad.ops.layout import gather_layout
-
-
-def holds_tensor(value: Any) -> bool:
-    """Whether ``value`` is a Tensor or a (nested) list or tuple holding one."""
-    if isinstance(value, Tensor):
-        return True
-    if isinstance(value, (list, tuple)):
-        return any(holds_tensor(v) for v in value)
-    return False
-
-
-def _leaves(value: Any) -> list[Any]:
-    if isinstance(value, (list, tuple)):
-        return [leaf for item in value for leaf in _leaves(item)]
-    return [value]
-
-
-def _rebuilt(value: Any, leaves: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return [_rebuilt(item, leaves) for item in value]
-    return next(leaves)
-
-
-def _zeros_like_leaf(leaf: Any) -> Any:
-    """A stand-in with the leaf's shape and dtype (constants stand for themselves)."""
-    if isinstance(leaf, Tensor):
-        return np.zeros(leaf.shape, dtype=backend.dtype_name(leaf.dtype))
-    return leaf
-
-
-def _from_nested(value: Any, dtype: Any, ndmin: int) -> Tensor:
-    leaves = _leaves(value)
-    stand_ins = _rebuilt(value, iter([_zeros_like_leaf(leaf) for leaf in leaves]))
-    result_dtype = np.array(stand_ins, dtype=dtype).dtype
-    return gather_layout(
-        leaves, lambda numbers: np.array(_rebuilt(value, iter(numbers)), ndmin=ndmin),
-        result_dtype,
-    )  # fmt: skip
+from tapegrad.ops.layout import from_nested, gather_layout, holds_tensor, stand_in
 
 
 def _with_ndmin(t: Tensor, ndmin: int) -> Tensor:
@@ -92,7 +54,7 @@ def array(
         elif copy and isinstance(object, Variable):  # a Variable changes: keep today's value
             out = ops.copy(out)
         return _with_ndmin(out, ndmin)
-    return _from_nested(object, dtype, ndmin)
+    return from_nested(object, dtype, ndmin)
 
 
 def asarray(
@@ -284,7 +246,7 @@ class AxisConcatenator:
                 replaced[k] = v
             return tuple(replaced)
 
-        dtype = np.asarray(self._numpy[with_leaves([_zeros_like_leaf(v) for v in leaves])]).dtype
+        dtype = np.asarray(self._numpy[with_leaves([stand_in(v) for v in leaves])]).dtype
         return gather_layout(leaves, lambda numbers: self._numpy[with_leaves(numbers)], dtype)
 
     def __len__(self) -> int:

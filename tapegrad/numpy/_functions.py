@@ -18,7 +18,8 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Tensor, host_value
-from tapegrad.numpy._arrays import asarray, holds_tensor
+from tapegrad.numpy._arrays import asarray
+from tapegrad.ops.layout import holds_tensor
 from tapegrad.ops.primitive import normalize_axis, shape_of
 from tapegrad.ops.rule_helpers import is_complex, result_dtype
 

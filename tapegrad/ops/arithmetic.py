@@ -138,7 +138,7 @@ def divide(x: ArrayLike, y: ArrayLike) -> Tensor:
 def _power_vjp_base(g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
     # d(x**y)/dx = y * x**(y-1). Constant exponents 1 and 0 skip the power: x**0 would
     # make the next derivative 0 * x**-1, which is nan at x = 0.
-    if not isinstance(y, Tensor) and np.ndim(y) == 0:
+    if not isinstance(y, Tensor) and not shape_of(y):
         if y in (0, 1):
             return unbroadcast(g * (1.0 if y == 1 else 0.0), shape_of(x))
         return unbroadcast(g * conjugated(y * x ** (y - 1)), shape_of(x))

@@ -13,7 +13,8 @@ import numpy as np
 from tapegrad.backends import devices
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Tensor
-from tapegrad.ops.primitive import raw
+from tapegrad.ops.layout import from_nested, holds_tensor
+from tapegrad.ops.primitive import raw, shape_of
 
 Shape = int | tuple[int, ...]
 
@@ -82,7 +83,7 @@ def full(
 
 def _shape(x: Any) -> tuple[int, ...]:
     data = raw(x)
-    return tuple(data.shape) if hasattr(data, "shape") else tuple(np.shape(data))
+    return tuple(data.shape) if hasattr(data, "shape") else shape_of(data)
 
 
 def zeros_like(x: Any, dtype: Any = None) -> Tensor:
@@ -151,6 +152,8 @@ def asarray(data: Any, dtype: Any = None, like: Any = None) -> Tensor:
     """
     if isinstance(data, Tensor):
         return _connected(data, dtype, like)
+    if isinstance(data, (list, tuple)) and holds_tensor(data):  # keep each element's gradient
+        return _connected(from_nested(data), dtype, like)
     data = raw(data)
     to = backend.placement_of(raw(like) if like is not None else data)
     out = backend.move(data, to)

@@ -15,6 +15,7 @@ from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.record import is_recorded
 from tapegrad.core.tensor import Tensor, note_escape
+from tapegrad.ops.layout import holds_tensor
 from tapegrad.ops.primitive import Primitive, conjugated, normalize_axis, raw, shape_of
 
 ArrayLike = Any
@@ -204,7 +205,7 @@ def ediff1d(ary: ArrayLike, to_end: Any = None, to_begin: Any = None) -> Tensor:
     flat = ops.reshape(ary, (-1,))
 
     def placed(end: Any) -> Any:
-        if not isinstance(end, Tensor):  # a constant, next to the input, in its dtype
+        if not isinstance(end, Tensor) and not holds_tensor(end):  # a constant, in its dtype
             dtype = np.dtype(backend.dtype_name(flat.dtype))
             end = ops.asarray(np.asarray(end, dtype=dtype), like=flat)
         return ops.reshape(end, (-1,))

@@ -68,3 +68,56 @@ def _as_operand(leaf: Any, dtype: Any, like: Any) -> Any:
         return leaf
     constant = np.asarray(leaf, dtype=dtype)
     return constant if like is None else ops.asarray(constant, like=like)
+
+
+# --- lists holding Tensors -------------------------------------------------------------------
+def holds_tensor(value: Any) -> bool:
+    """Whether ``value`` is a Tensor or a (nested) list or tuple holding one."""
+    if isinstance(value, Tensor):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(holds_tensor(v) for v in value)
+    return False
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
+
+
+def _rebuilt(value: Any, leaves: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_rebuilt(item, leaves) for item in value]
+    return next(leaves)
+
+
+def stand_ins(value: Any) -> Any:
+    """``value``, a (nested) list or tuple, with each Tensor replaced by zeros of its shape
+    and dtype: what NumPy's shape and dtype rules are asked about without reading values."""
+    return _rebuilt(value, iter([stand_in(leaf) for leaf in _leaves(value)]))
+
+
+def stand_in(leaf: Any) -> Any:
+    """A stand-in with the leaf's shape and dtype (constants stand for themselves)."""
+    if isinstance(leaf, Tensor):
+        return np.zeros(leaf.shape, dtype=backend.dtype_name(leaf.dtype))
+    return leaf
+
+
+def from_nested(value: Any, dtype: Any = None, ndmin: int = 0) -> Tensor:
+    """The array ``np.array(value)`` would make of a (nested) list or tuple holding Tensors,
+    as a Tensor that keeps each element's gradient (``tnp.array`` of such a list; and what a
+    primitive makes of a list it is given as an input).
+
+    >>> import tapegrad as tg
+    >>> x = tg.tensor(2.0)
+    >>> tg.grad(lambda x: tg.sum(from_nested([[x, 1.0], [3.0, x * x]])))(x)
+    tensor(5., dtype=float64)
+    """
+    leaves = _leaves(value)
+    result_dtype = np.array(stand_ins(value), dtype=dtype).dtype
+    return gather_layout(
+        leaves, lambda numbers: np.array(_rebuilt(value, iter(numbers)), ndmin=ndmin),
+        result_dtype,
+    )  # fmt: skip

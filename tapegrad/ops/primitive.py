@@ -182,6 +182,9 @@ class Primitive:
         arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
         for a in arrays:
             if type(a) not in _NUMPY_TYPES:
+                converted = _sequences_as_arrays(inputs)
+                if converted is not None:
+                    return self(*converted, **params)
                 out = self._forward_any(arrays, params)
                 break
         else:
@@ -276,6 +279,8 @@ def unary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any], Tensor]:
             except (ValueError, TypeError, IndexError) as exc:
                 raise primitive._error(exc, (a,), _NO_PARAMS) from exc
         else:
+            if isinstance(x, (list, tuple)) and holds_tensor(x):
+                return unary(from_nested(x))
             out = primitive._forward_any([a], _NO_PARAMS)
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
@@ -306,6 +311,9 @@ def binary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any, Any], Te
             except (ValueError, TypeError, IndexError) as exc:
                 raise primitive._error(exc, (a, b), _NO_PARAMS) from exc
         else:
+            converted = _sequences_as_arrays((x, y))
+            if converted is not None:
+                return binary(*converted)
             out = primitive._forward_any([a, b], _NO_PARAMS)
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
@@ -319,6 +327,18 @@ def binary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any, Any], Te
         return result
 
     return binary
+
+
+def _sequences_as_arrays(inputs: Sequence[Any]) -> tuple[Any, ...] | None:
+    """``inputs`` with each (nested) list or tuple that holds a Tensor made the array NumPy
+    would make of it, keeping every element's gradient (an input of a primitive is an array,
+    never a sequence of them: ``tg.sum([x, x + 2])``, ``np.dot([a, b], v)``); None when no
+    input is such a list."""
+    if not any(isinstance(x, (list, tuple)) and holds_tensor(x) for x in inputs):
+        return None
+    return tuple(
+        from_nested(x) if isinstance(x, (list, tuple)) and holds_tensor(x) else x for x in inputs
+    )
 
 
 def _unaccepted(a: Any) -> str | None:
@@ -408,7 +428,11 @@ def raw(x: Any) -> Any:
 def shape_of(x: Any) -> tuple[int, ...]:
     if type(x) is _ndarray:  # the common case in gradient rules, which get raw arrays
         return x.shape
-    return tuple(np.shape(x)) if not isinstance(x, Tensor) else x.shape
+    if isinstance(x, Tensor):
+        return x.shape
+    if isinstance(x, (list, tuple)) and holds_tensor(x):  # without reading the values
+        return tuple(np.shape(stand_ins(x)))
+    return tuple(np.shape(x))
 
 
 def normalize_axis(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
@@ -432,3 +456,6 @@ def normalize_axis(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
     if len(set(result)) != len(result):
         raise ValueError(f"{op}: repeated axis in {axis}")
     return tuple(sorted(result))
+
+
+from tapegrad.ops.layout import from_nested, holds_tensor, stand_ins  # noqa: E402 (built on this)
