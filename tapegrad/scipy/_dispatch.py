@@ -1,5 +1,9 @@
 """Where tapegrad.scipy's forwards find their kernels, and the checks its functions share.
 
+Plain in, plain out: each public function is decorated with :func:`plain_calls_scipy`, so
+called with no Tensor among its arguments it is SciPy's own function (SciPy's values, and
+its ndarrays and NumPy scalars, as tapegrad.numpy gives NumPy's).
+
 SciPy's kernels run on NumPy arrays; CuPy arrays go to ``cupyx.scipy``, which has
 most of them. Any other array library (array_api_strict, ...) gets a TypeError that
 says so: functions composed from tapegrad ops run there, SciPy's kernels do not.
@@ -7,13 +11,20 @@ says so: functions composed from tapegrad ops run there, SciPy's kernels do not.
 
 from __future__ import annotations
 
+import functools
 import importlib
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
+from tapegrad.core.active import tracing
 from tapegrad.core.record import is_recorded
+from tapegrad.core.tensor import Tensor
+from tapegrad.ops.layout import holds_tensor
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def scipy_module(xp: Any, name: str) -> ModuleType:
@@ -45,3 +56,47 @@ def refuse_gradient(op: str, argument: str, value: Any, why: str) -> None:
             f"{op}: no gradient with respect to {argument} ({why}); pass it as a constant "
             "or through tg.stop_gradient"
         )
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` is what SciPy takes as it is: no Tensor in it, no other library's
+    array (those go through tapegrad's forward, which finds their kernels)."""
+    if isinstance(value, (list, tuple)):
+        return not holds_tensor(value)
+    return not isinstance(value, Tensor) and (
+        type(value) is np.ndarray or not hasattr(value, "__array_namespace__")
+    )
+
+
+def plain_calls_scipy(where: str) -> Callable[[F], F]:
+    """Make a function of tapegrad.scipy SciPy's own ``scipy.<where>.<its name>`` when it is
+    called with no Tensor (NumPy arrays, lists, numbers) and no tape traces: NumPy-style
+    code gets exactly SciPy's results, of SciPy's kinds. With a Tensor it records.
+
+    >>> import numpy as np
+    >>> from tapegrad.scipy.special import logit
+    >>> type(logit(np.array([0.25, 0.5]))).__name__, type(logit(0.5)).__name__
+    ('ndarray', 'float64')
+    """
+
+    def decorate(f: F) -> F:
+        name = f.__name__
+
+        @functools.wraps(f)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if type(args[0] if args else None) is not Tensor and (
+                all(_plain(a) for a in args)
+                and all(_plain(v) for v in kwargs.values())
+                and not tracing()
+            ):
+                scipy_function = functools.reduce(
+                    getattr,
+                    where.split(".")[1:],
+                    importlib.import_module("scipy." + where.split(".")[0]),
+                )
+                return getattr(scipy_function, name)(*args, **kwargs)
+            return f(*args, **kwargs)
+
+        return call  # type: ignore[return-value]
+
+    return decorate

@@ -15,7 +15,7 @@ from typing import Any
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, shape_of
-from tapegrad.scipy._dispatch import kernel
+from tapegrad.scipy._dispatch import kernel, plain_calls_scipy
 
 ArrayLike = Any
 _MODES = ("full", "valid", "same")
@@ -72,6 +72,7 @@ def _check(op: str, in1: Any, in2: Any, mode: str, method: str) -> tuple[tuple, 
     return s1, s2
 
 
+@plain_calls_scipy("signal")
 def convolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = "auto") -> Tensor:
     """The n-d convolution of ``in1`` and ``in2`` (same number of dimensions): ``full``,
     ``valid`` (where they overlap completely) or ``same`` (``in1``'s shape, centered).
@@ -93,6 +94,7 @@ def convolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = "
     return _slice(full, [(b - 1) // 2 for b in s2], s1)  # same: centered on in1
 
 
+@plain_calls_scipy("signal")
 def correlate(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = "auto") -> Tensor:
     """The n-d cross-correlation: ``convolve(in1, conj(in2) flipped along every axis, mode)``
     (the conjugate, as SciPy's, for complex ``in2``).
@@ -107,6 +109,7 @@ def correlate(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = 
     return convolve(in1, ops.flip(kernel) if shape_of(in2) else kernel, mode, method)
 
 
+@plain_calls_scipy("signal")
 def fftconvolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full", axes: Any = None) -> Tensor:
     """:func:`convolve` computed by FFT (over every axis; ``axes`` is not supported).
 
@@ -130,6 +133,7 @@ def _check_2d(op: str, in1: Any, in2: Any, boundary: str, fillvalue: float) -> N
         )
 
 
+@plain_calls_scipy("signal")
 def convolve2d(
     in1: ArrayLike, in2: ArrayLike, mode: str = "full", boundary: str = "fill", fillvalue: float = 0
 ) -> Tensor:
@@ -145,6 +149,7 @@ def convolve2d(
     return convolve(in1, in2, mode)
 
 
+@plain_calls_scipy("signal")
 def correlate2d(
     in1: ArrayLike, in2: ArrayLike, mode: str = "full", boundary: str = "fill", fillvalue: float = 0
 ) -> Tensor:

@@ -9,10 +9,12 @@ from typing import Any
 
 from tapegrad import linalg
 from tapegrad.core.tensor import Tensor
+from tapegrad.scipy._dispatch import plain_calls_scipy
 
 ArrayLike = Any
 
 
+@plain_calls_scipy("linalg")
 def eigh(
     a: ArrayLike,
     b: ArrayLike | None = None,
@@ -46,6 +48,7 @@ def eigh(
     return tuple(linalg.eigh(a, UPLO=uplo))
 
 
+@plain_calls_scipy("linalg")
 def eigvalsh(a: ArrayLike, lower: bool = True) -> Tensor:
     """The eigenvalues of a Hermitian ``a``, ascending.
 

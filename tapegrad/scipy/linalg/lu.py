@@ -18,7 +18,7 @@ from tapegrad.core.record import is_recorded
 from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import eye_like, mT, triangle
 from tapegrad.ops.primitive import Primitive, raw, shape_of
-from tapegrad.scipy._dispatch import kernel
+from tapegrad.scipy._dispatch import kernel, plain_calls_scipy
 from tapegrad.scipy.linalg.triangular import solve_triangular
 
 ArrayLike = Any
@@ -47,6 +47,7 @@ def _lu_vjp(g: Any, ans: Any, a: Any) -> Any:
 _lu = Primitive("lu_factor", _lu_packed, complex_rules=False).defvjp(_lu_vjp)
 
 
+@plain_calls_scipy("linalg")
 def lu_factor(
     a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True
 ) -> tuple[Tensor, Any]:
@@ -95,6 +96,7 @@ def _take_rows(x: Any, rows: np.ndarray) -> Any:
     return ops.take_along_axis(x, index, axis=-2)
 
 
+@plain_calls_scipy("linalg")
 def lu_solve(
     lu_and_piv: tuple[ArrayLike, Any],
     b: ArrayLike,

@@ -20,7 +20,7 @@ from tapegrad import ops
 from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import mH
 from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
-from tapegrad.scipy._dispatch import kernel
+from tapegrad.scipy._dispatch import kernel, plain_calls_scipy
 
 ArrayLike = Any
 
@@ -40,6 +40,7 @@ _expm = Primitive("expm", lambda xp, a: kernel(xp, "linalg", "expm")(a), complex
 )
 
 
+@plain_calls_scipy("linalg")
 def expm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
     """The matrix exponential (batched over leading axes).
 
@@ -68,6 +69,7 @@ _solve_sylvester = Primitive("solve_sylvester", _sylvester_forward, complex_rule
 )
 
 
+@plain_calls_scipy("linalg")
 def solve_sylvester(a: ArrayLike, b: ArrayLike, q: ArrayLike) -> Tensor:
     """``x`` with ``a x + x b = q``; differentiable in all three.
 
@@ -85,6 +87,7 @@ _sqrtm = Primitive(
 ).defvjp(lambda g, ans, a: solve_sylvester(mH(ans), mH(ans), g))
 
 
+@plain_calls_scipy("linalg")
 def sqrtm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
     """The principal square root ``X`` of ``A`` (``X @ X == A``). Real when ``A`` has no
     negative real eigenvalues; a complex root otherwise, differentiable as every complex

@@ -8,10 +8,12 @@ from typing import Any
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import shape_of
+from tapegrad.scipy._dispatch import plain_calls_scipy
 
 ArrayLike = Any
 
 
+@plain_calls_scipy("linalg")
 def block_diag(*arrs: ArrayLike) -> Tensor:
     """The block-diagonal matrix of ``arrs`` (0-d and 1-d inputs are 1-row blocks, as in
     SciPy).

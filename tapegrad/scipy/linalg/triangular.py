@@ -14,12 +14,14 @@ from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import as_input, triangle
 from tapegrad.linalg.solvers import solve_triangular as _solve_triangular
 from tapegrad.ops.primitive import shape_of
+from tapegrad.scipy._dispatch import plain_calls_scipy
 
 ArrayLike = Any
 
 _TRANS = {0: 0, "N": 0, 1: 1, "T": 1, 2: 2, "C": 2}
 
 
+@plain_calls_scipy("linalg")
 def solve_triangular(
     a: ArrayLike,
     b: ArrayLike,
@@ -51,6 +53,7 @@ def solve_triangular(
     return ops.squeeze(x, -1) if vector else x
 
 
+@plain_calls_scipy("linalg")
 def cholesky(
     a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True
 ) -> Tensor:
@@ -67,6 +70,7 @@ def cholesky(
     return linalg.cholesky(a, upper=not lower)
 
 
+@plain_calls_scipy("linalg")
 def cho_factor(
     a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True
 ) -> tuple[Tensor, bool]:
@@ -85,6 +89,7 @@ def cho_factor(
     return factor + triangle(a, not lower, k=-1 if not lower else 1), lower
 
 
+@plain_calls_scipy("linalg")
 def cho_solve(
     c_and_lower: tuple[ArrayLike, bool],
     b: ArrayLike,

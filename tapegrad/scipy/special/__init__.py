@@ -22,9 +22,10 @@ from tapegrad.numpy import protocol as _numpy_protocol
 
 # One primitive each with tg.i0, tg.i1, tg.sinc and tg.nn's GELU: tapegrad.ops's (i0 and i1
 # real-only; sinc and erf with complex rules; erf is SciPy's kernel when installed)
-from tapegrad.ops.bessel import i0, i1
-from tapegrad.ops.erf import erf
+from tapegrad.ops import bessel as _bessel
+from tapegrad.ops import erf as _erf
 from tapegrad.ops.trigonometric import sinc
+from tapegrad.scipy._dispatch import plain_calls_scipy as _plain_calls_scipy
 from tapegrad.scipy.special.bessel import (
     i0e,
     i1e,
@@ -72,6 +73,11 @@ from tapegrad.scipy.special.gamma import (
 from tapegrad.scipy.special.incomplete import betainc, gammainc, gammaincc, stdtr
 from tapegrad.scipy.special.information import entr, kl_div, rel_entr, xlog1py, xlogy
 from tapegrad.scipy.special.logistic import expit, log_expit, log_softmax, logit, logsumexp, softmax
+
+# tapegrad.ops's i0, i1 and erf (tg.i0 ...), SciPy's own for plain arrays as the rest here.
+i0 = _plain_calls_scipy("special")(_bessel.i0)
+i1 = _plain_calls_scipy("special")(_bessel.i1)
+erf = _plain_calls_scipy("special")(_erf.erf)
 
 __all__ = [
     "beta", "betainc", "betaln", "digamma", "entr", "erf", "erfc", "erfcinv", "erfcx",

@@ -14,7 +14,7 @@ from typing import Any
 
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
-from tapegrad.scipy._dispatch import refuse_gradient
+from tapegrad.scipy._dispatch import plain_calls_scipy, refuse_gradient
 from tapegrad.scipy.special._primitive import special_primitive, unbroadcast_like
 
 ArrayLike = Any
@@ -43,6 +43,7 @@ _j0 = special_primitive("j0", lambda g, ans, x: -g * j1(x))
 _j1 = special_primitive("j1", lambda g, ans, x: g * 0.5 * (j0(x) - _jv(2.0, x)))
 
 
+@plain_calls_scipy("special")
 def jv(v: ArrayLike, x: ArrayLike) -> Tensor:
     """The Bessel function of the first kind of real order ``v``.
 
@@ -58,6 +59,7 @@ def jv(v: ArrayLike, x: ArrayLike) -> Tensor:
 jn = jv  # SciPy's jn is jv
 
 
+@plain_calls_scipy("special")
 def j0(x: ArrayLike) -> Tensor:
     """The Bessel function of the first kind of order 0.
 
@@ -69,6 +71,7 @@ def j0(x: ArrayLike) -> Tensor:
     return _j0._unary(x)
 
 
+@plain_calls_scipy("special")
 def j1(x: ArrayLike) -> Tensor:
     """The Bessel function of the first kind of order 1.
 
@@ -100,6 +103,7 @@ _y0 = special_primitive("y0", lambda g, ans, x: -g * y1(x))
 _y1 = special_primitive("y1", lambda g, ans, x: g * 0.5 * (y0(x) - _yv(2.0, x)))
 
 
+@plain_calls_scipy("special")
 def yv(v: ArrayLike, x: ArrayLike) -> Tensor:
     """The Bessel function of the second kind of real order ``v`` (x > 0).
 
@@ -112,6 +116,7 @@ def yv(v: ArrayLike, x: ArrayLike) -> Tensor:
     return _yv._binary(v, x)
 
 
+@plain_calls_scipy("special")
 def yn(n: ArrayLike, x: ArrayLike) -> Tensor:
     """The Bessel function of the second kind of integer order ``n`` (x > 0).
 
@@ -124,6 +129,7 @@ def yn(n: ArrayLike, x: ArrayLike) -> Tensor:
     return _yn._binary(n, x)
 
 
+@plain_calls_scipy("special")
 def y0(x: ArrayLike) -> Tensor:
     """The Bessel function of the second kind of order 0 (x > 0).
 
@@ -135,6 +141,7 @@ def y0(x: ArrayLike) -> Tensor:
     return _y0._unary(x)
 
 
+@plain_calls_scipy("special")
 def y1(x: ArrayLike) -> Tensor:
     """The Bessel function of the second kind of order 1 (x > 0).
 
@@ -171,6 +178,7 @@ _i1e = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def iv(v: ArrayLike, x: ArrayLike) -> Tensor:
     """The modified Bessel function of the first kind of real order ``v``.
 
@@ -183,6 +191,7 @@ def iv(v: ArrayLike, x: ArrayLike) -> Tensor:
     return _iv._binary(v, x)
 
 
+@plain_calls_scipy("special")
 def ive(v: ArrayLike, x: ArrayLike) -> Tensor:
     """``iv(v, x) * exp(-|x|)``, finite for large ``x``.
 
@@ -195,6 +204,7 @@ def ive(v: ArrayLike, x: ArrayLike) -> Tensor:
     return _ive._binary(v, x)
 
 
+@plain_calls_scipy("special")
 def i0e(x: ArrayLike) -> Tensor:
     """``i0(x) * exp(-|x|)``.
 
@@ -206,6 +216,7 @@ def i0e(x: ArrayLike) -> Tensor:
     return _i0e._unary(x)
 
 
+@plain_calls_scipy("special")
 def i1e(x: ArrayLike) -> Tensor:
     """``i1(x) * exp(-|x|)``.
 
@@ -241,6 +252,7 @@ _k0e = special_primitive("k0e", lambda g, ans, x: g * (ans - k1e(x)))
 _k1e = special_primitive("k1e", lambda g, ans, x: g * (ans - 0.5 * (k0e(x) + _kve(2.0, x))))
 
 
+@plain_calls_scipy("special")
 def kv(v: ArrayLike, x: ArrayLike) -> Tensor:
     """The modified Bessel function of the second kind of real order ``v`` (x > 0).
 
@@ -253,6 +265,7 @@ def kv(v: ArrayLike, x: ArrayLike) -> Tensor:
     return _kv._binary(v, x)
 
 
+@plain_calls_scipy("special")
 def kve(v: ArrayLike, x: ArrayLike) -> Tensor:
     """``kv(v, x) * exp(x)``, finite for large ``x``.
 
@@ -265,6 +278,7 @@ def kve(v: ArrayLike, x: ArrayLike) -> Tensor:
     return _kve._binary(v, x)
 
 
+@plain_calls_scipy("special")
 def k0(x: ArrayLike) -> Tensor:
     """The modified Bessel function of the second kind of order 0 (x > 0).
 
@@ -276,6 +290,7 @@ def k0(x: ArrayLike) -> Tensor:
     return _k0._unary(x)
 
 
+@plain_calls_scipy("special")
 def k1(x: ArrayLike) -> Tensor:
     """The modified Bessel function of the second kind of order 1 (x > 0).
 
@@ -287,6 +302,7 @@ def k1(x: ArrayLike) -> Tensor:
     return _k1._unary(x)
 
 
+@plain_calls_scipy("special")
 def k0e(x: ArrayLike) -> Tensor:
     """``k0(x) * exp(x)``.
 
@@ -298,6 +314,7 @@ def k0e(x: ArrayLike) -> Tensor:
     return _k0e._unary(x)
 
 
+@plain_calls_scipy("special")
 def k1e(x: ArrayLike) -> Tensor:
     """``k1(x) * exp(x)``.
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.special._primitive import special_primitive
 
 ArrayLike = Any
@@ -27,6 +28,7 @@ _erfc = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def erfc(x: ArrayLike) -> Tensor:
     """``1 - erf(x)``, accurate where ``erf`` is near 1.
 
@@ -43,6 +45,7 @@ _erfinv = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def erfinv(y: ArrayLike) -> Tensor:
     """The inverse of :func:`erf` on (-1, 1).
 
@@ -59,6 +62,7 @@ _erfcinv = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def erfcinv(y: ArrayLike) -> Tensor:
     """The inverse of :func:`erfc` on (0, 2).
 
@@ -74,6 +78,7 @@ def erfcinv(y: ArrayLike) -> Tensor:
 _erfcx = special_primitive("erfcx", lambda g, ans, x: g * (2.0 * x * ans - _TWO_OVER_SQRT_PI))
 
 
+@plain_calls_scipy("special")
 def erfcx(x: ArrayLike) -> Tensor:
     """The scaled complementary error function ``e^{x²} erfc(x)``, finite for large x.
 
@@ -92,6 +97,7 @@ def _normal_density(x: Any) -> Any:
 _ndtr = special_primitive("ndtr", lambda g, ans, x: g * _normal_density(x))
 
 
+@plain_calls_scipy("special")
 def ndtr(x: ArrayLike) -> Tensor:
     """The standard normal CDF ``Φ(x)``.
 
@@ -108,6 +114,7 @@ _ndtri = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def ndtri(p: ArrayLike) -> Tensor:
     """The inverse of :func:`ndtr`: the standard normal quantile function.
 
@@ -126,6 +133,7 @@ _log_ndtr = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def log_ndtr(x: ArrayLike) -> Tensor:
     """``log Φ(x)``, accurate in both tails (``log_ndtr(-40)`` is about -804.6).
 
@@ -140,6 +148,7 @@ def log_ndtr(x: ArrayLike) -> Tensor:
 _exp1 = special_primitive("exp1", lambda g, ans, x: -g * ops.exp(-x) / x)
 
 
+@plain_calls_scipy("special")
 def exp1(x: ArrayLike) -> Tensor:
     """The exponential integral ``E1(x) = ∫_x^∞ e^{-t}/t dt``.
 
@@ -154,6 +163,7 @@ def exp1(x: ArrayLike) -> Tensor:
 _expi = special_primitive("expi", lambda g, ans, x: g * ops.exp(x) / x)
 
 
+@plain_calls_scipy("special")
 def expi(x: ArrayLike) -> Tensor:
     """The exponential integral ``Ei(x)``.
 

@@ -17,7 +17,7 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import raw
-from tapegrad.scipy._dispatch import refuse_gradient
+from tapegrad.scipy._dispatch import plain_calls_scipy, refuse_gradient
 from tapegrad.scipy.special._primitive import special_primitive, unbroadcast_like
 
 ArrayLike = Any
@@ -25,6 +25,7 @@ ArrayLike = Any
 _gammaln = special_primitive("gammaln", lambda g, ans, x: g * digamma(x))
 
 
+@plain_calls_scipy("special")
 def gammaln(x: ArrayLike) -> Tensor:
     """``log|Γ(x)|``; its derivative is :func:`digamma`.
 
@@ -40,6 +41,7 @@ def gammaln(x: ArrayLike) -> Tensor:
 _gamma = special_primitive("gamma", lambda g, ans, x: g * ans * digamma(x))
 
 
+@plain_calls_scipy("special")
 def gamma(x: ArrayLike) -> Tensor:
     """The gamma function ``Γ(x)``.
 
@@ -54,6 +56,7 @@ def gamma(x: ArrayLike) -> Tensor:
 _rgamma = special_primitive("rgamma", lambda g, ans, x: -g * ans * digamma(x))
 
 
+@plain_calls_scipy("special")
 def rgamma(x: ArrayLike) -> Tensor:
     """``1 / Γ(x)``, zero at the poles of Γ.
 
@@ -68,6 +71,7 @@ def rgamma(x: ArrayLike) -> Tensor:
 _digamma = special_primitive("digamma", lambda g, ans, x: g * polygamma(1, x))
 
 
+@plain_calls_scipy("special")
 def digamma(x: ArrayLike) -> Tensor:
     """The digamma function ``ψ(x) = d/dx log Γ(x)``; also called :func:`psi`.
 
@@ -86,6 +90,7 @@ _polygamma = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def polygamma(n: ArrayLike, x: ArrayLike) -> Tensor:
     """``ψ⁽ⁿ⁾(x)``, the n-th derivative of :func:`digamma`; no gradient in the integer ``n``.
 
@@ -98,6 +103,7 @@ def polygamma(n: ArrayLike, x: ArrayLike) -> Tensor:
     return _polygamma._binary(n, x)
 
 
+@plain_calls_scipy("special")
 def multigammaln(a: ArrayLike, d: int) -> Tensor:
     """The log of the multivariate gamma function of dimension ``d``, elementwise in ``a``.
 
@@ -127,6 +133,7 @@ _beta = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def beta(a: ArrayLike, b: ArrayLike) -> Tensor:
     """The beta function ``Γ(a) Γ(b) / Γ(a + b)``.
 
@@ -145,6 +152,7 @@ _betaln = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def betaln(a: ArrayLike, b: ArrayLike) -> Tensor:
     """``log|B(a, b)|``, without overflow for large arguments.
 
@@ -164,6 +172,7 @@ _poch = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def poch(z: ArrayLike, m: ArrayLike) -> Tensor:
     """The Pochhammer symbol (rising factorial) ``Γ(z + m) / Γ(z)``.
 
@@ -182,6 +191,7 @@ _hurwitz_zeta = special_primitive(
 _riemann_zeta = special_primitive("zeta", None)
 
 
+@plain_calls_scipy("special")
 def zeta(x: ArrayLike, q: ArrayLike | None = None) -> Tensor:
     """The Hurwitz zeta function ``Σ_k (k + q)^-x`` (Riemann's when ``q`` is None).
 

@@ -16,7 +16,7 @@ from typing import Any
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive
-from tapegrad.scipy._dispatch import refuse_gradient
+from tapegrad.scipy._dispatch import plain_calls_scipy, refuse_gradient
 from tapegrad.scipy.special import _incomplete_kernels as kernels
 from tapegrad.scipy.special._primitive import special_primitive, unbroadcast_like
 from tapegrad.scipy.special.gamma import betaln, digamma, gammaln
@@ -49,6 +49,7 @@ _gammainc = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def gammainc(a: ArrayLike, x: ArrayLike) -> Tensor:
     """The regularized lower incomplete gamma function ``P(a, x)``, differentiable in
     both ``a`` and ``x``.
@@ -68,6 +69,7 @@ _gammaincc = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def gammaincc(a: ArrayLike, x: ArrayLike) -> Tensor:
     """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``, accurate
     where ``P`` is near 1.
@@ -119,6 +121,7 @@ _betainc = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Tensor:
     """The regularized incomplete beta function ``I_x(a, b)``, differentiable in ``a``,
     ``b`` and ``x``.
@@ -158,6 +161,7 @@ def _stdtr_dt(g: Any, ans: Any, df: Any, t: Any) -> Any:
 _stdtr = special_primitive("stdtr", _stdtr_ddf, _stdtr_dt)
 
 
+@plain_calls_scipy("special")
 def stdtr(df: ArrayLike, t: ArrayLike) -> Tensor:
     """The CDF of Student's t distribution with ``df`` degrees of freedom at ``t``,
     differentiable in both.

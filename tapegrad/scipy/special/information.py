@@ -12,6 +12,7 @@ from typing import Any
 
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.special._primitive import special_primitive, unbroadcast_like
 
 ArrayLike = Any
@@ -39,6 +40,7 @@ def _xlogy_dy(g: Any, ans: Any, x: Any, y: Any) -> Any:
 _xlogy = special_primitive("xlogy", _xlogy_dx, _xlogy_dy, portable=_xlogy_portable)
 
 
+@plain_calls_scipy("special")
 def xlogy(x: ArrayLike, y: ArrayLike) -> Tensor:
     """``x * log(y)``, and 0 where ``x == 0``.
 
@@ -67,6 +69,7 @@ _xlog1py = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def xlog1py(x: ArrayLike, y: ArrayLike) -> Tensor:
     """``x * log1p(y)``, and 0 where ``x == 0``.
 
@@ -90,6 +93,7 @@ _entr = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def entr(x: ArrayLike) -> Tensor:
     """Elementwise entropy ``-x log x`` (0 at 0, ``-inf`` for negative x).
 
@@ -117,6 +121,7 @@ _rel_entr = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def rel_entr(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise relative entropy ``x log(x / y)`` (0 where ``x == 0 <= y``).
 
@@ -140,6 +145,7 @@ _kl_div = special_primitive(
 )
 
 
+@plain_calls_scipy("special")
 def kl_div(x: ArrayLike, y: ArrayLike) -> Tensor:
     """Elementwise ``x log(x / y) - x + y`` (``y`` where ``x == 0 <= y``).
 

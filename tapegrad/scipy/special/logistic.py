@@ -16,11 +16,13 @@ from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import normalize_axis, raw
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.special._primitive import special_primitive
 
 ArrayLike = Any
 
 
+@plain_calls_scipy("special")
 def expit(x: ArrayLike) -> Tensor:
     """The logistic sigmoid ``1 / (1 + e^{-x})`` (``tg.sigmoid``), stable for large ``|x|``.
 
@@ -32,6 +34,7 @@ def expit(x: ArrayLike) -> Tensor:
     return ops.sigmoid(x)
 
 
+@plain_calls_scipy("special")
 def log_expit(x: ArrayLike) -> Tensor:
     """``log(expit(x)) = -softplus(-x)``, finite for large negative ``x``.
 
@@ -51,6 +54,7 @@ def _logit_portable(xp: Any, x: Any) -> Any:
 _logit = special_primitive("logit", lambda g, ans, x: g / (x * (1.0 - x)), portable=_logit_portable)
 
 
+@plain_calls_scipy("special")
 def logit(p: ArrayLike) -> Tensor:
     """The inverse of :func:`expit`: ``log(p / (1 - p))``.
 
@@ -62,6 +66,7 @@ def logit(p: ArrayLike) -> Tensor:
     return _logit._unary(p)
 
 
+@plain_calls_scipy("special")
 def logsumexp(
     a: ArrayLike,
     axis: int | tuple[int, ...] | None = None,
@@ -105,6 +110,7 @@ def _finite_peak(a: Tensor, axes: tuple[int, ...]) -> Tensor:
     return Tensor(xp.where(xp.isfinite(peak), peak, 0.0))
 
 
+@plain_calls_scipy("special")
 def softmax(x: ArrayLike, axis: int | tuple[int, ...] | None = None) -> Tensor:
     """``exp(x) / sum(exp(x))`` over ``axis`` (SciPy's default: every axis).
 
@@ -116,6 +122,7 @@ def softmax(x: ArrayLike, axis: int | tuple[int, ...] | None = None) -> Tensor:
     return ops.exp(log_softmax(x, axis=axis))
 
 
+@plain_calls_scipy("special")
 def log_softmax(x: ArrayLike, axis: int | tuple[int, ...] | None = None) -> Tensor:
     """``x - logsumexp(x)`` over ``axis`` (SciPy's default: every axis).
 

@@ -1,7 +1,10 @@
 """SciPy's distributions with gradients: one module per distribution, named as in
-``scipy.stats``, holding its methods as functions (``norm.logpdf(x, loc, scale)``), as
-``jax.scipy.stats`` does. Every continuous parameter is differentiable; counts (a
-Poisson's ``k``, a binomial's ``n``) raise LookupError when differentiated.
+``scipy.stats``, holding its differentiable methods as functions (``norm.logpdf(x, loc,
+scale)``), as ``jax.scipy.stats`` does; ``tapegrad.scipy.stats.norm`` is a
+:class:`Distribution` that adds the rest of SciPy's interface (``rvs``, ``entropy``,
+``interval``, ``fit``, frozen distributions ``norm(loc, scale)``), as SciPy's own.
+Every continuous parameter is differentiable; counts (a Poisson's ``k``, a binomial's
+``n``) raise LookupError when differentiated.
 
 >>> import tapegrad as tg
 >>> from tapegrad.scipy.stats import norm
@@ -13,20 +16,31 @@ Poisson's ``k``, a binomial's ``n``) raise LookupError when differentiated.
 1.5
 """
 
-from tapegrad.scipy.stats import (
-    bernoulli,
-    beta,
-    binom,
-    chi2,
-    dirichlet,
-    gamma,
-    multivariate_normal,
-    norm,
-    poisson,
-    t,
-)
+from tapegrad.scipy.stats import bernoulli as _bernoulli
+from tapegrad.scipy.stats import beta as _beta
+from tapegrad.scipy.stats import binom as _binom
+from tapegrad.scipy.stats import chi2 as _chi2
+from tapegrad.scipy.stats import dirichlet as _dirichlet
+from tapegrad.scipy.stats import gamma as _gamma
+from tapegrad.scipy.stats import multivariate_normal as _multivariate_normal
+from tapegrad.scipy.stats import norm as _norm
+from tapegrad.scipy.stats import poisson as _poisson
+from tapegrad.scipy.stats import t as _t
+from tapegrad.scipy.stats._distribution import Distribution, Frozen
+
+# Each distribution: its module's functions record, the rest of SciPy's interface is SciPy's.
+bernoulli = Distribution("bernoulli", _bernoulli)
+beta = Distribution("beta", _beta)
+binom = Distribution("binom", _binom)
+chi2 = Distribution("chi2", _chi2)
+dirichlet = Distribution("dirichlet", _dirichlet)
+gamma = Distribution("gamma", _gamma)
+multivariate_normal = Distribution("multivariate_normal", _multivariate_normal)
+norm = Distribution("norm", _norm)
+poisson = Distribution("poisson", _poisson)
+t = Distribution("t", _t)
 
 __all__ = [
-    "bernoulli", "beta", "binom", "chi2", "dirichlet", "gamma", "multivariate_normal", "norm",
-    "poisson", "t",
+    "Distribution", "Frozen", "bernoulli", "beta", "binom", "chi2", "dirichlet", "gamma",
+    "multivariate_normal", "norm", "poisson", "t",
 ]  # fmt: skip

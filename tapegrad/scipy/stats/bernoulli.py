@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from tapegrad.core.tensor import Tensor
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.stats import binom
 
 ArrayLike = Any
 
 
+@plain_calls_scipy("stats.bernoulli")
 def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The log probability mass: ``log p`` at 1, ``log(1 - p)`` at 0, -inf elsewhere.
 
@@ -22,6 +24,7 @@ def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     return binom.logpmf(k, 1, p, loc)
 
 
+@plain_calls_scipy("stats.bernoulli")
 def pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The probability mass.
 
@@ -33,6 +36,7 @@ def pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     return binom.pmf(k, 1, p, loc)
 
 
+@plain_calls_scipy("stats.bernoulli")
 def cdf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The cumulative distribution function.
 
@@ -44,6 +48,7 @@ def cdf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     return binom.cdf(k, 1, p, loc)
 
 
+@plain_calls_scipy("stats.bernoulli")
 def logcdf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The log of the CDF.
 
@@ -55,6 +60,7 @@ def logcdf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     return binom.logcdf(k, 1, p, loc)
 
 
+@plain_calls_scipy("stats.bernoulli")
 def sf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The survival function.
 
@@ -66,6 +72,7 @@ def sf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     return binom.sf(k, 1, p, loc)
 
 
+@plain_calls_scipy("stats.bernoulli")
 def logsf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The log of the survival function.
 

@@ -8,12 +8,14 @@ from typing import Any
 
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.special import betainc, betaln, xlog1py, xlogy
 from tapegrad.scipy.stats._common import INF, both, inside, safe, standardize, valid_scale
 
 ArrayLike = Any
 
 
+@plain_calls_scipy("stats.beta")
 def logpdf(
     x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0
 ) -> Tensor:
@@ -36,6 +38,7 @@ def logpdf(
     return valid_scale(inside(support, value, -INF), scale)
 
 
+@plain_calls_scipy("stats.beta")
 def pdf(
     x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0
 ) -> Tensor:
@@ -55,6 +58,7 @@ def _z(x: ArrayLike, loc: ArrayLike, scale: ArrayLike) -> Any:
     return safe(ops.less_equal(z, 1.0), safe(ops.greater_equal(z, 0.0), z, 0.0), 1.0)
 
 
+@plain_calls_scipy("stats.beta")
 def cdf(
     x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0
 ) -> Tensor:
@@ -68,6 +72,7 @@ def cdf(
     return valid_scale(betainc(a, b, _z(x, loc, scale)), scale)
 
 
+@plain_calls_scipy("stats.beta")
 def logcdf(
     x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0
 ) -> Tensor:
@@ -81,6 +86,7 @@ def logcdf(
     return ops.log(cdf(x, a, b, loc, scale))
 
 
+@plain_calls_scipy("stats.beta")
 def sf(
     x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0
 ) -> Tensor:
@@ -94,6 +100,7 @@ def sf(
     return valid_scale(betainc(b, a, 1.0 - _z(x, loc, scale)), scale)
 
 
+@plain_calls_scipy("stats.beta")
 def logsf(
     x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0
 ) -> Tensor:

@@ -8,6 +8,7 @@ from typing import Any
 
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.special import betainc, gammaln, xlog1py, xlogy
 from tapegrad.scipy.stats._common import INF, NAN, both, inside, refuse_counts, safe
 
@@ -20,6 +21,7 @@ def _valid(value: Any, n: Any, p: Any) -> Any:
     return ops.where(both(ok, ops.less_equal(p, 1.0)), value, NAN)
 
 
+@plain_calls_scipy("stats.binom")
 def logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The log probability mass: -inf off {0, ..., n}.
 
@@ -43,6 +45,7 @@ def logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tens
     return _valid(inside(support, value, -INF), n, p)
 
 
+@plain_calls_scipy("stats.binom")
 def pmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The probability mass.
 
@@ -65,6 +68,7 @@ def _split(op: str, k: ArrayLike, n: ArrayLike, loc: ArrayLike) -> tuple[Any, An
     return k, rest, below, above
 
 
+@plain_calls_scipy("stats.binom")
 def cdf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The cumulative distribution function ``P(K <= k)``.
 
@@ -78,6 +82,7 @@ def cdf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     return _valid(ops.where(below, 0.0, ops.where(above, 1.0, value)), n, p)
 
 
+@plain_calls_scipy("stats.binom")
 def logcdf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The log of the CDF.
 
@@ -89,6 +94,7 @@ def logcdf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tens
     return ops.log(cdf(k, n, p, loc))
 
 
+@plain_calls_scipy("stats.binom")
 def sf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The survival function ``P(K > k)``.
 
@@ -102,6 +108,7 @@ def sf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     return _valid(ops.where(below, 1.0, ops.where(above, 0.0, value)), n, p)
 
 
+@plain_calls_scipy("stats.binom")
 def logsf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The log of the survival function.
 

@@ -7,11 +7,13 @@ from typing import Any
 
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.stats import gamma
 
 ArrayLike = Any
 
 
+@plain_calls_scipy("stats.chi2")
 def logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The log density.
 
@@ -23,6 +25,7 @@ def logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike =
     return gamma.logpdf(x, ops.multiply(df, 0.5), loc, ops.multiply(scale, 2.0))
 
 
+@plain_calls_scipy("stats.chi2")
 def pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The density.
 
@@ -34,6 +37,7 @@ def pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.
     return ops.exp(logpdf(x, df, loc, scale))
 
 
+@plain_calls_scipy("stats.chi2")
 def cdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The cumulative distribution function.
 
@@ -45,6 +49,7 @@ def cdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.
     return gamma.cdf(x, ops.multiply(df, 0.5), loc, ops.multiply(scale, 2.0))
 
 
+@plain_calls_scipy("stats.chi2")
 def logcdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The log of the CDF.
 
@@ -56,6 +61,7 @@ def logcdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike =
     return gamma.logcdf(x, ops.multiply(df, 0.5), loc, ops.multiply(scale, 2.0))
 
 
+@plain_calls_scipy("stats.chi2")
 def sf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The survival function ``1 - cdf``.
 
@@ -67,6 +73,7 @@ def sf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0
     return gamma.sf(x, ops.multiply(df, 0.5), loc, ops.multiply(scale, 2.0))
 
 
+@plain_calls_scipy("stats.chi2")
 def logsf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The log of the survival function.
 

@@ -12,6 +12,7 @@ from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import raw, shape_of
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.special import gammaln, xlogy
 
 ArrayLike = Any
@@ -40,6 +41,7 @@ def _components(x: ArrayLike, alpha: ArrayLike) -> Any:
     return x
 
 
+@plain_calls_scipy("stats.dirichlet")
 def logpdf(x: ArrayLike, alpha: ArrayLike) -> Tensor:
     """The log density: ``Σ (α_i - 1) log x_i - (Σ gammaln(α_i) - gammaln(Σ α_i))``.
 
@@ -55,6 +57,7 @@ def logpdf(x: ArrayLike, alpha: ArrayLike) -> Tensor:
     return ops.sum(xlogy(ops.subtract(a, 1.0), x), axis=0) - normalizer
 
 
+@plain_calls_scipy("stats.dirichlet")
 def pdf(x: ArrayLike, alpha: ArrayLike) -> Tensor:
     """The density.
 

@@ -8,12 +8,14 @@ from typing import Any
 
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.special import gammainc, gammaincc, gammaln, xlogy
 from tapegrad.scipy.stats._common import INF, inside, safe, standardize, valid_scale
 
 ArrayLike = Any
 
 
+@plain_calls_scipy("stats.gamma")
 def logpdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The log density.
 
@@ -29,6 +31,7 @@ def logpdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 
     return valid_scale(inside(support, value, -INF), scale)
 
 
+@plain_calls_scipy("stats.gamma")
 def pdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The density.
 
@@ -46,6 +49,7 @@ def _z(x: ArrayLike, loc: ArrayLike, scale: ArrayLike) -> Any:
     return safe(ops.greater_equal(z, 0.0), z, 0.0)
 
 
+@plain_calls_scipy("stats.gamma")
 def cdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The cumulative distribution function.
 
@@ -57,6 +61,7 @@ def cdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0
     return valid_scale(gammainc(a, _z(x, loc, scale)), scale)
 
 
+@plain_calls_scipy("stats.gamma")
 def logcdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The log of the CDF.
 
@@ -68,6 +73,7 @@ def logcdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 
     return ops.log(cdf(x, a, loc, scale))
 
 
+@plain_calls_scipy("stats.gamma")
 def sf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The survival function ``1 - cdf``, accurate in the right tail.
 
@@ -79,6 +85,7 @@ def sf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0)
     return valid_scale(gammaincc(a, _z(x, loc, scale)), scale)
 
 
+@plain_calls_scipy("stats.gamma")
 def logsf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The log of the survival function.
 

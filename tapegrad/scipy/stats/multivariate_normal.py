@@ -11,6 +11,7 @@ from tapegrad import ops
 from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import eye_like
 from tapegrad.ops.primitive import shape_of
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.linalg import cholesky, solve_triangular
 
 ArrayLike = Any
@@ -28,6 +29,7 @@ def _covariance(cov: ArrayLike, dim: int | None) -> Any:
     return ops.multiply(eye_like(eye), ops.expand_dims(cov, -1) if shape else cov)
 
 
+@plain_calls_scipy("stats.multivariate_normal")
 def logpdf(
     x: ArrayLike, mean: ArrayLike | None = None, cov: ArrayLike = 1, allow_singular: bool = False
 ) -> Tensor:
@@ -59,6 +61,7 @@ def logpdf(
     return ops.squeeze(out, squeezed) if squeezed else out
 
 
+@plain_calls_scipy("stats.multivariate_normal")
 def pdf(
     x: ArrayLike, mean: ArrayLike | None = None, cov: ArrayLike = 1, allow_singular: bool = False
 ) -> Tensor:

@@ -12,6 +12,7 @@ from typing import Any
 
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.special import log_ndtr, ndtr, ndtri
 from tapegrad.scipy.stats._common import standardize, valid_scale
 
@@ -19,6 +20,7 @@ ArrayLike = Any
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 
 
+@plain_calls_scipy("stats.norm")
 def logpdf(x: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The log density.
 
@@ -31,6 +33,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor
     return valid_scale(-0.5 * ops.square(z) - ops.log(scale) - _HALF_LOG_2PI, scale)
 
 
+@plain_calls_scipy("stats.norm")
 def pdf(x: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The density.
 
@@ -42,6 +45,7 @@ def pdf(x: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     return ops.exp(logpdf(x, loc, scale))
 
 
+@plain_calls_scipy("stats.norm")
 def cdf(x: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The cumulative distribution function.
 
@@ -53,6 +57,7 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     return valid_scale(ndtr(standardize(x, loc, scale)), scale)
 
 
+@plain_calls_scipy("stats.norm")
 def logcdf(x: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The log of the CDF, finite far into the left tail.
 
@@ -64,6 +69,7 @@ def logcdf(x: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor
     return valid_scale(log_ndtr(standardize(x, loc, scale)), scale)
 
 
+@plain_calls_scipy("stats.norm")
 def sf(x: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The survival function ``1 - cdf``, accurate in the right tail.
 
@@ -75,6 +81,7 @@ def sf(x: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     return valid_scale(ndtr(-standardize(x, loc, scale)), scale)
 
 
+@plain_calls_scipy("stats.norm")
 def logsf(x: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The log of the survival function, finite far into the right tail.
 
@@ -86,6 +93,7 @@ def logsf(x: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     return valid_scale(log_ndtr(-standardize(x, loc, scale)), scale)
 
 
+@plain_calls_scipy("stats.norm")
 def ppf(q: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The quantile function (inverse of the CDF).
 
@@ -97,6 +105,7 @@ def ppf(q: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     return valid_scale(ops.add(loc, ops.multiply(scale, ndtri(q))), scale)
 
 
+@plain_calls_scipy("stats.norm")
 def isf(q: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The inverse of the survival function.
 

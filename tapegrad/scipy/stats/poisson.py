@@ -7,6 +7,7 @@ from typing import Any
 
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.special import gammainc, gammaincc, gammaln, xlogy
 from tapegrad.scipy.stats._common import INF, NAN, both, inside, refuse_counts, safe
 
@@ -17,6 +18,7 @@ def _valid(value: Any, mu: Any) -> Any:
     return ops.where(ops.greater_equal(mu, 0.0), value, NAN)
 
 
+@plain_calls_scipy("stats.poisson")
 def logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The log probability mass: -inf off the non-negative integers.
 
@@ -33,6 +35,7 @@ def logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     return _valid(inside(support, value, -INF), mu)
 
 
+@plain_calls_scipy("stats.poisson")
 def pmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The probability mass.
 
@@ -52,6 +55,7 @@ def _floor(op: str, k: ArrayLike, loc: ArrayLike) -> tuple[Any, Any]:
     return safe(support, k, 0.0), support
 
 
+@plain_calls_scipy("stats.poisson")
 def cdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The cumulative distribution function ``P(K <= k)``.
 
@@ -64,6 +68,7 @@ def cdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     return _valid(inside(support, gammaincc(ops.add(k, 1.0), mu), 0.0), mu)
 
 
+@plain_calls_scipy("stats.poisson")
 def logcdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The log of the CDF.
 
@@ -75,6 +80,7 @@ def logcdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     return ops.log(cdf(k, mu, loc))
 
 
+@plain_calls_scipy("stats.poisson")
 def sf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The survival function ``P(K > k)``.
 
@@ -87,6 +93,7 @@ def sf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     return _valid(inside(support, gammainc(ops.add(k, 1.0), mu), 1.0), mu)
 
 
+@plain_calls_scipy("stats.poisson")
 def logsf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Tensor:
     """The log of the survival function.
 

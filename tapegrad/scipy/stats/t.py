@@ -9,12 +9,14 @@ from typing import Any
 
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
+from tapegrad.scipy._dispatch import plain_calls_scipy
 from tapegrad.scipy.special import gammaln, stdtr
 from tapegrad.scipy.stats._common import standardize, valid_scale
 
 ArrayLike = Any
 
 
+@plain_calls_scipy("stats.t")
 def logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The log density.
 
@@ -35,6 +37,7 @@ def logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike =
     return valid_scale(ops.where(ops.greater(df, 0.0), value, math.nan), scale)
 
 
+@plain_calls_scipy("stats.t")
 def pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The density.
 
@@ -46,6 +49,7 @@ def pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.
     return ops.exp(logpdf(x, df, loc, scale))
 
 
+@plain_calls_scipy("stats.t")
 def cdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The cumulative distribution function.
 
@@ -57,6 +61,7 @@ def cdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.
     return valid_scale(stdtr(df, standardize(x, loc, scale)), scale)
 
 
+@plain_calls_scipy("stats.t")
 def logcdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The log of the CDF.
 
@@ -68,6 +73,7 @@ def logcdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike =
     return ops.log(cdf(x, df, loc, scale))
 
 
+@plain_calls_scipy("stats.t")
 def sf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The survival function ``1 - cdf``, accurate in the right tail.
 
@@ -79,6 +85,7 @@ def sf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0
     return valid_scale(stdtr(df, -standardize(x, loc, scale)), scale)
 
 
+@plain_calls_scipy("stats.t")
 def logsf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Tensor:
     """The log of the survival function.
 
