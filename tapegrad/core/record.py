@@ -58,7 +58,7 @@ def record(
             return
     dtype = output._data.dtype
     if dtype is not _FLOAT64 and dtype is not _FLOAT32:
-        primitive = _recorded_form(primitive, dtype)
+        primitive = _recorded_form(primitive, dtype, inputs)
         if primitive is None:
             return  # integer and boolean results carry no gradient
     if len(inputs) > primitive.ruled_inputs:
@@ -180,7 +180,7 @@ _FLOAT64, _FLOAT32 = np.dtype(np.float64), np.dtype(np.float32)
 _getframe = sys._getframe
 
 
-def _recorded_form(primitive: Any, dtype: Any) -> Any:
+def _recorded_form(primitive: Any, dtype: Any, inputs: tuple[Any, ...] = ()) -> Any:
     """What an entry with a result of ``dtype`` records: ``primitive``, None for results
     with no gradient (integers, booleans), and for complex results a copy without the
     shortcut rules, which are for real values (they take no complex conjugates). A
@@ -190,10 +190,17 @@ def _recorded_form(primitive: Any, dtype: Any) -> Any:
         return primitive
     if not backend.is_complex(dtype):
         if getattr(dtype, "kind", "") in "OSUV":  # NumPy made an array of objects or strings
+            what = next(
+                (
+                    f"operand {k} is an array of dtype {x.dtype}"
+                    for k, x in enumerate(inputs)
+                    if getattr(getattr(x, "dtype", None), "kind", "") in "OSUV"
+                ),
+                "an operand holds strings or Python objects",
+            )
             raise TypeError(
-                f"{primitive.name}: the result has dtype {dtype}: an operand holds strings or "
-                "Python objects; tapegrad's ops take Tensors, arrays of numbers or booleans "
-                "and Python numbers"
+                f"{primitive.name}: {what} (the result has dtype {dtype}); tapegrad's ops take "
+                "Tensors, arrays of numbers or booleans and Python numbers"
             )
         return None
     if primitive.complex_rules is not True:

@@ -29,6 +29,9 @@ _ndarray = np.ndarray
 _new = object.__new__
 _NUMPY_TYPES = frozenset({_ndarray, float, int, bool, type(None)})  # need no namespace lookup
 _active_tapes = _active.get  # the context variable's own method: no lookup per op
+# What a forward raises on a bad input, which the error then explains (an array of Python
+# objects raises AttributeError from NumPy's object loops: "'str' object has no attribute").
+_FORWARD_ERRORS = (ValueError, TypeError, IndexError, AttributeError)
 
 
 class Primitive:
@@ -190,7 +193,7 @@ class Primitive:
         else:
             try:
                 out = self.numpy_forward(*arrays, **params)
-            except (ValueError, TypeError, IndexError) as exc:
+            except _FORWARD_ERRORS as exc:
                 raise self._error(exc, arrays, params) from exc
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
@@ -219,7 +222,7 @@ class Primitive:
                 raise backend.MixedDevicesError(f"{self.name}: {exc}") from None
         try:
             return self.forward(xp, *arrays, **params)
-        except (ValueError, TypeError, IndexError) as exc:
+        except _FORWARD_ERRORS as exc:
             raise self._error(exc, arrays, params) from exc
 
     def _error(self, exc: Exception, arrays: Sequence[Any], params: dict[str, Any]) -> Exception:
@@ -237,8 +240,7 @@ class Primitive:
         try:
             return type(exc)(message)
         except TypeError:  # an exception whose constructor takes more (NumPy's ufunc errors)
-            plain = next(c for c in (IndexError, TypeError, ValueError) if isinstance(exc, c))
-            return plain(message)
+            return next(c for c in _FORWARD_ERRORS if isinstance(exc, c))(message)
 
     def _explain(self, exc: Exception, arrays: Sequence[Any], params: dict[str, Any]) -> str:
         if self.explain is not None:
@@ -276,7 +278,7 @@ def unary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any], Tensor]:
             forward = primitive.numpy_forward
             try:
                 out = forward(a)
-            except (ValueError, TypeError, IndexError) as exc:
+            except _FORWARD_ERRORS as exc:
                 raise primitive._error(exc, (a,), _NO_PARAMS) from exc
         else:
             if isinstance(x, (list, tuple)) and holds_tensor(x):
@@ -308,7 +310,7 @@ def binary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any, Any], Te
             forward = primitive.numpy_forward
             try:
                 out = forward(a, b)
-            except (ValueError, TypeError, IndexError) as exc:
+            except _FORWARD_ERRORS as exc:
                 raise primitive._error(exc, (a, b), _NO_PARAMS) from exc
         else:
             converted = _sequences_as_arrays((x, y))
