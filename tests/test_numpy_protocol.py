@@ -247,3 +247,39 @@ def test_numpy_keywords_and_ufunc_methods_on_tensors(call, expected):
     want = expected(X)
     assert got.dtype == want.dtype
     np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("interleaved", "subscripts"),
+    [
+        ((0, [0, 1], 1, [1, 2], [0, 2]), "ij,jk->ik"),
+        ((0, [0, 1], 1, [1, 2]), "ij,jk"),  # the output NumPy's rule gives
+        ((2, [0, 0]), "ii"),  # a repeated subscript: the trace
+        ((2, [0, 0], []), "ii->"),
+        ((0, [Ellipsis, 1], [Ellipsis]), "...j->..."),
+    ],
+)
+def test_einsum_in_numpys_interleaved_form(interleaved, subscripts):
+    from tapegrad.testing import gradcheck
+
+    rng = np.random.default_rng(3)
+    values = [rng.standard_normal((2, 3)), rng.standard_normal((3, 4)), rng.standard_normal((3, 3))]
+
+    def with_operands(form, operands):
+        return [operands[x] if i % 2 == 0 and i < len(form) - (len(form) % 2) else x
+                for i, x in enumerate(form)]  # fmt: skip
+
+    tensors = [tg.tensor(v) for v in values]
+    got = np.einsum(*with_operands(interleaved, tensors))
+    np.testing.assert_allclose(np.asarray(got), np.einsum(*with_operands(interleaved, values)))
+    used = sorted({x for i, x in enumerate(interleaved) if i % 2 == 0 and isinstance(x, int)
+                   and i < len(interleaved) - (len(interleaved) % 2)})  # fmt: skip
+    np.testing.assert_allclose(
+        np.asarray(got), np.einsum(subscripts, *[values[k] for k in used]), rtol=1e-12
+    )
+
+    def f(*chosen):
+        operands = dict(zip(used, chosen))
+        return np.einsum(*with_operands(interleaved, operands))
+
+    gradcheck(f, [tensors[k] for k in used])

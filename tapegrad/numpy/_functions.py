@@ -117,13 +117,18 @@ def einsum(
     *operands: Any, optimize: Any = False, dtype: Any = None, order: str = "K",
     casting: str = "safe",
 ) -> Tensor:  # fmt: skip
-    """``np.einsum`` on Tensors (``optimize`` is accepted: the result is the same)."""
+    """``np.einsum`` on Tensors (``optimize`` is accepted: the result is the same), with a
+    subscripts string or in the interleaved form ``einsum(a, [0, 1], b, [1, 2], [0, 2])``.
+
+    >>> import tapegrad as tg
+    >>> import tapegrad.numpy as tnp
+    >>> a = tg.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> tnp.einsum(a, [0, 1], a, [1, 2], [0, 2]).tolist() == tnp.einsum("ij,jk->ik", a, a).tolist()
+    True
+    """
     subscripts, *arrays = operands
     if not isinstance(subscripts, str):
-        raise NotImplementedError(
-            "einsum: the interleaved (operand, sublist) form is not supported on Tensors; "
-            "use a subscripts string"
-        )
+        subscripts, arrays = _interleaved_subscripts(operands)
     if dtype is not None:
         arrays = [ops.astype(_tensor(a), dtype) for a in arrays]
     return ops.einsum(subscripts, *arrays)
@@ -279,3 +284,27 @@ def linalg_cross(x1: Any, x2: Any, *, axis: int = -1) -> Tensor:
     if shape_of(x1)[axis] != 3 or shape_of(x2)[axis] != 3:
         raise ValueError("linalg.cross: both inputs must have 3 elements along axis")
     return ops.cross(x1, x2, axis=axis)
+
+
+def _interleaved_subscripts(operands: tuple[Any, ...]) -> tuple[str, list[Any]]:
+    """``(a, [0, 1], b, [1, 2], [0, 2])`` as ``("ab,bc->ac", [a, b])``: NumPy's interleaved
+    einsum form, axes named by ints (0-51) and ``...``."""
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+    def named(sublist: Any) -> str:
+        try:
+            return "".join(
+                "..." if axis is Ellipsis else letters[operator.index(axis)] for axis in sublist
+            )
+        except (IndexError, TypeError) as exc:
+            raise ValueError(
+                f"einsum: a sublist holds ints 0-51 and Ellipsis, got {sublist!r}"
+            ) from exc
+
+    arrays, inputs = list(operands[0::2][: len(operands) // 2]), operands[1::2]
+    inputs = inputs[: len(arrays)]
+    output = operands[-1] if len(operands) % 2 else None
+    subscripts = ",".join(named(s) for s in inputs)
+    if output is not None:
+        subscripts += "->" + named(output)
+    return subscripts, arrays

@@ -91,7 +91,7 @@ NOTES = {
     "prod": "exact with zeros; no second derivative there",
     "cumprod": "exact with zeros; no second derivative there",
     "std": "NaN gradient where the deviation is 0 (as JAX)",
-    "clip": "bounds are constants; the gradient passes at the bounds",
+    "clip": "also in the bounds; the gradient passes to x at the bounds",
     "where": "one argument: the indices (no gradient)",
     "hypot": "0 at the origin",
     "arctan2": "0 at the origin",

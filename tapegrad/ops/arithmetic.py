@@ -303,19 +303,37 @@ def _clip_vjp(g: Tensor, ans: Tensor, x: Any, a_min: Any, a_max: Any) -> Tensor:
     return unbroadcast(inside, shape_of(x))
 
 
+def _clip_vjp_min(g: Tensor, ans: Tensor, x: Any, a_min: Any, a_max: Any) -> Tensor:
+    # The result is a_min where x < a_min, unless a_max then clips it (a_min > a_max, where
+    # NumPy gives a_max everywhere).
+    at_min = ops.less(x, a_min)
+    if a_max is not None:
+        at_min = ops.logical_and(at_min, ops.less_equal(a_min, a_max))
+    return unbroadcast(ops.where(at_min, g, 0.0), shape_of(a_min))
+
+
+def _clip_vjp_max(g: Tensor, ans: Tensor, x: Any, a_min: Any, a_max: Any) -> Tensor:
+    # The result is a_max where max(x, a_min) > a_max.
+    above = ops.greater(x if a_min is None else ops.maximum(x, a_min), a_max)
+    return unbroadcast(ops.where(above, g, 0.0), shape_of(a_max))
+
+
 _clip = Primitive("clip", _clip_forward, explain=explain_broadcast, complex_rules=False).defvjp(
-    _clip_vjp
+    _clip_vjp, _clip_vjp_min, _clip_vjp_max
 )
 
 
 def clip(x: ArrayLike, a_min: ArrayLike = None, a_max: ArrayLike = None) -> Tensor:
-    """Limit ``x`` to ``[a_min, a_max]``; the bounds are constants (no gradient).
+    """Limit ``x`` to ``[a_min, a_max]``, differentiable in ``x`` and in the bounds: each
+    element's gradient goes to whichever of the three it equals (``x`` at a boundary).
 
     >>> import tapegrad as tg
     >>> tg.clip(tg.tensor([-2.0, 0.5, 3.0]), 0.0, 1.0)
     tensor([0. , 0.5, 1. ], dtype=float64)
     >>> tg.grad(lambda x: tg.sum(tg.clip(x, 0.0, 1.0)))(tg.tensor([-2.0, 0.5, 3.0]))  # 0: clipped
     tensor([0., 1., 0.], dtype=float64)
+    >>> tg.grad(lambda hi: tg.sum(tg.clip(tg.tensor([-2.0, 0.5, 3.0]), 0.0, hi)))(tg.tensor(1.0))
+    tensor(1., dtype=float64)
     """
     return _clip(x, a_min, a_max)
 

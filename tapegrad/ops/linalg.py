@@ -13,7 +13,6 @@ import numpy as np
 
 from tapegrad import ops
 from tapegrad.backends import namespaces as backend
-from tapegrad.core.active import active_tapes
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, binary_call, conjugated, shape_of, unbroadcast
 
@@ -175,19 +174,44 @@ def parse_subscripts(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[li
 def _einsum_vjp(k: int, g: Tensor, ans: Tensor, *operands: Any, terms: tuple, output: str) -> Any:
     # The cotangent of operand k contracts g with every other operand (conjugated) onto
     # k's letters; letters of k found nowhere else were summed away, so they come back by
-    # broadcasting.
+    # broadcasting. A letter repeated in k (``ii``: a diagonal) is contracted once, and the
+    # result placed back on that diagonal (:func:`_on_diagonals`).
     target = terms[k]
+    unique = "".join(dict.fromkeys(target))
     others = [terms[j] for j in range(len(terms)) if j != k]
     available = set(output).union(*others)
-    kept = "".join(c for c in target if c in available)
+    kept = "".join(c for c in unique if c in available)
     spec = ",".join([output, *others]) + "->" + kept
     grad = einsum(spec, g, *(conjugated(operands[j]) for j in range(len(operands)) if j != k))
     shape = shape_of(operands[k])
+    own = dict(zip(target, shape))  # letter -> its axis's size in operand k
     sizes = dict(zip(kept, shape_of(grad)))
-    grad = ops.reshape(grad, tuple(sizes.get(c, 1) for c in target))
+    grad = ops.reshape(grad, tuple(sizes.get(c, 1) for c in unique))
     # Size-1 axes broadcast against larger ones in the forward: sum them back.
-    grad = unbroadcast(grad, tuple(n if n == 1 else m for n, m in zip(shape, shape_of(grad))))
-    return ops.broadcast_to(grad, shape)
+    layout = tuple(own[c] for c in unique)
+    grad = unbroadcast(grad, tuple(n if n == 1 else m for n, m in zip(layout, shape_of(grad))))
+    grad = ops.broadcast_to(grad, layout)
+    return grad if unique == target else _on_diagonals(grad, unique, target, own)
+
+
+def _on_diagonals(grad: Any, unique: str, target: str, sizes: dict[str, int]) -> Any:
+    """``grad`` (axes ``unique``) placed on the diagonals of an operand with subscripts
+    ``target``, whose letters repeat: each repeat gets a fresh letter and an identity that
+    ties it to the first (``ii``: ``einsum("i,ij->ij", grad, eye)``), zeros off the diagonal."""
+    fresh = iter(c for c in string.ascii_letters if c not in target)
+    seen: set[str] = set()
+    distinct, ties = [], []
+    for c in target:
+        if c in seen:
+            tied = next(fresh)
+            distinct.append(tied)
+            ties.append(c + tied)
+        else:
+            seen.add(c)
+            distinct.append(c)
+    dtype = backend.dtype_name(grad.dtype)
+    eyes = [ops.asarray(np.eye(sizes[tie[0]], dtype=dtype), like=grad) for tie in ties]
+    return einsum(",".join([unique, *ties]) + "->" + "".join(distinct), grad, *eyes)
 
 
 def _einsum_forward(xp: Any, *operands: Any, terms: tuple, output: str) -> Any:
@@ -198,20 +222,17 @@ _einsum = Primitive("einsum", _einsum_forward, complex_rules=True).defvjp_argnum
 
 
 def einsum(subscripts: str, *operands: ArrayLike) -> Tensor:
-    """Einstein summation, as ``np.einsum`` (explicit or implicit output, ellipses).
+    """Einstein summation, as ``np.einsum`` (explicit or implicit output, ellipses, letters
+    repeated within an operand: diagonals and traces).
 
     >>> import tapegrad as tg
     >>> tg.einsum("ij,j->i", tg.tensor([[1.0, 2.0], [3.0, 4.0]]), tg.tensor([1.0, 1.0]))
     tensor([3., 7.], dtype=float64)
+    >>> tg.grad(lambda a: tg.einsum("ii->", a))(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))  # the trace
+    tensor([[1., 0.],
+            [0., 1.]], dtype=float64)
     """
     terms, output = parse_subscripts(subscripts, [shape_of(a) for a in operands])
-    if active_tapes():
-        for term, operand in zip(terms, operands):
-            if isinstance(operand, Tensor) and len(set(term)) != len(term):
-                raise NotImplementedError(
-                    f"einsum: the gradient of repeated subscripts within one operand "
-                    f"({term!r}, a diagonal) is not implemented"
-                )
     return _einsum(*operands, terms=tuple(terms), output=output)
 
 

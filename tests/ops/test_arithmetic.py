@@ -169,6 +169,22 @@ def test_clip_away_from_bounds(backend, data):
     gradgradcheck(lambda a: tg.clip(a, low, high) ** 2, [x])
 
 
+@given(data=tst.st.data())
+def test_clip_is_differentiable_in_its_bounds(backend, data):
+    # Bounds as Tensors, broadcast against x, some crossing (a_min > a_max: NumPy gives
+    # a_max); values and bounds on grids that never meet, so finite differences are exact.
+    (values,) = data.draw(separated(data.draw(tst.shapes(max_side=3), label="shape")))
+    shape = np.shape(values)
+    low = data.draw(tst.st.integers(-20, 5), label="low") * 0.1 - 0.05
+    high = data.draw(tst.st.lists(tst.st.integers(-5, 20), min_size=1, max_size=1), label="hi")
+    high = np.full(shape[-1:] or (), high[0] * 0.1 + 0.025)
+    x, lo, hi = backend.tensor(values), backend.tensor(low), backend.tensor(high)
+    assert_matches(tg.clip(x, lo, hi), np.clip(values, low, high))
+    gradcheck(lambda a, b, c: tg.clip(a, b, c), [x, lo, hi])
+    gradcheck(lambda b: tg.clip(x, b, None), [lo])
+    gradgradcheck(lambda a, b, c: tg.clip(a, b, c) ** 2, [x, lo, hi])
+
+
 def test_clip_passes_gradient_at_the_boundaries(backend):
     x = backend.tensor(np.array([-2.0, -1.0, 0.0, 1.0, 2.0]))
     _, (g,) = value_and_gradients(lambda a: tg.clip(a, -1.0, 1.0), x)

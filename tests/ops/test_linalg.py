@@ -147,14 +147,22 @@ def test_einsum_with_a_constant_operand(backend):
     np.testing.assert_array_equal(g.numpy(), np.broadcast_to(w.numpy(), (2, 3)))
 
 
-def test_einsum_diagonal_gradient_is_not_implemented():
-    x = tg.tensor(np.eye(2))
-    assert tg.einsum("ii->", x).item() == 2.0  # the forward works without a tape
-    with tg.GradientTape() as tape:
-        tape.watch(x)
-        with pytest.raises(NotImplementedError, match="einsum: the gradient of repeated"):
-            tg.einsum("ii->", x)
-        assert len(tape) == 0
+@pytest.mark.parametrize(
+    "subscripts", ["ii->", "ii->i", "ii", "iij->j", "iij,i->ij", "ij,ii->j", "...ii->...i"]
+)
+def test_einsum_with_a_letter_repeated_in_an_operand(subscripts, backend):
+    # Diagonals and traces: the gradient goes back onto the diagonal, zeros off it.
+    rng = np.random.default_rng(5)
+    shapes = {"ii->": [(3, 3)], "ii->i": [(3, 3)], "ii": [(3, 3)], "iij->j": [(3, 3, 2)],
+              "iij,i->ij": [(3, 3, 2), (3,)], "ij,ii->j": [(3, 3), (3, 3)],
+              "...ii->...i": [(2, 3, 3)]}[subscripts]  # fmt: skip
+    values = [rng.standard_normal(shape) for shape in shapes]
+    operands = [backend.tensor(v) for v in values]
+    np.testing.assert_allclose(
+        tg.einsum(subscripts, *operands).numpy(), np.einsum(subscripts, *values), rtol=1e-12
+    )
+    gradcheck(lambda *xs: tg.einsum(subscripts, *xs), operands)
+    gradgradcheck(lambda *xs: tg.einsum(subscripts, *xs) ** 2, operands)
 
 
 def test_einsum_subscript_errors():

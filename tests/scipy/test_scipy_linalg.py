@@ -229,3 +229,35 @@ def test_matrix_functions_on_complex_matrices(problem):
         inputs = [tg.tensor(v) for v in (a, b, q)]
         gradcheck(linalg.solve_sylvester, inputs)
         gradgradcheck(linalg.solve_sylvester, inputs)
+
+
+# --- solve -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("assume_a", [None, "gen", "sym", "her", "pos"])
+@pytest.mark.parametrize("lower", [False, True])
+def test_solve_matches_scipy_and_reads_the_triangle_scipy_reads(assume_a, lower):
+    rng = np.random.default_rng(7)
+    m = rng.standard_normal((3, 3))
+    a = m @ m.T + 3.0 * np.eye(3)
+    if assume_a not in (None, "gen"):  # garbage in the triangle SciPy does not read
+        a = a + (np.triu(m, 1) if lower else np.tril(m, -1))
+    b = rng.standard_normal((3, 2))
+    ours = linalg.solve(tg.tensor(a), tg.tensor(b), lower=lower, assume_a=assume_a)
+    np.testing.assert_allclose(
+        np.asarray(ours), sl.solve(a, b, lower=lower, assume_a=assume_a), rtol=1e-12
+    )
+    gradcheck(lambda a, b: linalg.solve(a, b, lower=lower, assume_a=assume_a), [a, b])
+    gradgradcheck(lambda a, b: linalg.solve(a, b[:, 0], lower=lower, assume_a=assume_a), [a, b])
+
+
+def test_solve_transposed_vectors_and_bad_input():
+    rng = np.random.default_rng(8)
+    a, b = rng.standard_normal((3, 3)) + 3.0 * np.eye(3), rng.standard_normal(3)
+    got = linalg.solve(tg.tensor(a), tg.tensor(b), transposed=True)
+    np.testing.assert_allclose(np.asarray(got), sl.solve(a, b, transposed=True), rtol=1e-12)
+    assert type(linalg.solve(a, b)) is np.ndarray  # plain in, SciPy's own out
+    with pytest.raises(ValueError, match="must not contain infs or NaNs"):
+        linalg.solve(tg.tensor(np.full((2, 2), np.nan)), tg.tensor([1.0, 2.0]))
+    with pytest.raises(ValueError, match=r"b must be \(n,\) or \(n, k\) with n = 3"):
+        linalg.solve(tg.tensor(a), tg.tensor([1.0, 2.0]))
+    with pytest.raises(ValueError, match="assume_a"):
+        linalg.solve(tg.tensor(a), tg.tensor(b), assume_a="triangle")

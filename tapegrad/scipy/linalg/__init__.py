@@ -16,6 +16,7 @@ array([[ 7.389056, 12.696481],
        [12.696481, 20.085537]])
 """
 
+from tapegrad.scipy.linalg.basic import solve
 from tapegrad.scipy.linalg.decomp import eigh, eigvalsh
 from tapegrad.scipy.linalg.lu import lu_factor, lu_solve
 from tapegrad.scipy.linalg.matfuncs import expm, solve_sylvester, sqrtm
@@ -24,5 +25,5 @@ from tapegrad.scipy.linalg.triangular import cho_factor, cho_solve, cholesky, so
 
 __all__ = [
     "block_diag", "cho_factor", "cho_solve", "cholesky", "eigh", "eigvalsh", "expm",
-    "lu_factor", "lu_solve", "solve_sylvester", "solve_triangular", "sqrtm",
+    "lu_factor", "lu_solve", "solve", "solve_sylvester", "solve_triangular", "sqrtm",
 ]  # fmt: skip
