@@ -67,12 +67,21 @@ class EigResult(NamedTuple):
     eigenvectors: Tensor
 
 
-def _eigh_forward(xp: Any, a: Any) -> Any:
-    w, v = xp.linalg.eigh(hermitian_from_lower(xp, a))
+def _hermitian(xp: Any, a: Any, upper: bool) -> Any:
+    """The Hermitian matrix of ``a``'s lower (``upper``: upper) triangle, for kernels of
+    backends other than NumPy (NumPy's own reads the triangle itself)."""
+    return hermitian_from_lower(xp, xp.conj(xp.matrix_transpose(a)) if upper else a)
+
+
+def _eigh_forward(xp: Any, a: Any, upper: bool = False) -> Any:
+    if xp is np:  # NumPy's own call on the triangle it reads: its values, signs included
+        w, v = np.linalg.eigh(a, UPLO="U" if upper else "L")
+    else:
+        w, v = xp.linalg.eigh(_hermitian(xp, a, upper))
     return pack(xp, tuple(a.shape[:-2]), w, v)
 
 
-def _eigh_vjp(g: Any, ans: Any, a: Any) -> Any:
+def _eigh_vjp(g: Any, ans: Any, a: Any, upper: bool = False) -> Any:
     n = shape_of(a)[-1]
     w, v = unpack(ans, (n,), (n, n))
     w = ops.real(w)
@@ -86,7 +95,7 @@ def _eigh_vjp(g: Any, ans: Any, a: Any) -> Any:
         _spectral.inverse_gaps(w, same) * skew
         + _spectral.undefined_where(skew, _spectral.repeated_pairs(same), ops.abs(m))
     )
-    return hermitian_read(v @ inner @ mH(v))
+    return hermitian_read(v @ inner @ mH(v), lower=not upper)
 
 
 _eigh = Primitive("eigh", _eigh_forward, complex_rules=True).defvjp(_eigh_vjp)
@@ -109,21 +118,23 @@ def eigh(a: ArrayLike, UPLO: str = "L") -> EighResult:  # noqa: N803 - NumPy's n
     a = as_input(a)
     check_matrices("eigh", a, square=True)
     _check_uplo("eigh", UPLO)
-    if UPLO == "U":  # the upper triangle of a is the lower one of a^H
-        a = mH(a)
     n = shape_of(a)[-1]
-    w, v = unpack(_eigh._unary(a), (n,), (n, n))
+    packed = _eigh(a, upper=True) if UPLO == "U" else _eigh._unary(a)
+    w, v = unpack(packed, (n,), (n, n))
     return EighResult(ops.real(w), v)
 
 
-def _eigvalsh_forward(xp: Any, a: Any) -> Any:
-    return xp.linalg.eigvalsh(hermitian_from_lower(xp, a))
+def _eigvalsh_forward(xp: Any, a: Any, upper: bool = False) -> Any:
+    if xp is np:
+        return np.linalg.eigvalsh(a, UPLO="U" if upper else "L")
+    return xp.linalg.eigvalsh(_hermitian(xp, a, upper))
 
 
-def _eigvalsh_vjp(g: Any, ans: Any, a: Any) -> Any:
-    _, v = eigh(a)  # recorded when an outer tape watches a: the second derivative
+def _eigvalsh_vjp(g: Any, ans: Any, a: Any, upper: bool = False) -> Any:
+    # eigh recorded when an outer tape watches a: the second derivative
+    _, v = eigh(a, UPLO="U" if upper else "L")
     mean = _spectral.cluster_mean(g, _spectral.clusters(ans))
-    return hermitian_read((v * ops.expand_dims(mean, -2)) @ mH(v))
+    return hermitian_read((v * ops.expand_dims(mean, -2)) @ mH(v), lower=not upper)
 
 
 _eigvalsh = Primitive("eigvalsh", _eigvalsh_forward, complex_rules=True).defvjp(_eigvalsh_vjp)
@@ -140,7 +151,7 @@ def eigvalsh(a: ArrayLike, UPLO: str = "L") -> Tensor:  # noqa: N803 - NumPy's n
     a = as_input(a)
     check_matrices("eigvalsh", a, square=True)
     _check_uplo("eigvalsh", UPLO)
-    return _eigvalsh._unary(mH(a) if UPLO == "U" else a)
+    return _eigvalsh(a, upper=True) if UPLO == "U" else _eigvalsh._unary(a)
 
 
 def _eig_kernel(xp: Any, a: Any) -> tuple[Any, Any]:
