@@ -125,3 +125,24 @@ def test_in_place_writers_on_tensors_need_inplace_false(name):
     plain = np.zeros((2, 2))
     assert getattr(tnp, name)(plain, *args) is None  # NumPy's own, in place
     np.testing.assert_array_equal(out.numpy(), plain)
+
+
+def test_vectorize_differentiates_through_the_python_function():
+    def piecewise(v, w):
+        return v * w if v > 0 else -v  # Python control flow on each element's value
+
+    f = tnp.vectorize(piecewise)
+    x = tg.tensor([[1.0, -2.0], [0.5, 3.0]])
+    w = tg.tensor([2.0, -1.0])  # broadcast against x, as np.vectorize broadcasts
+    expected = np.vectorize(piecewise)(x.numpy(), w.numpy())
+    np.testing.assert_array_equal(np.asarray(f(x, w)), expected)
+    gradcheck(f, [x, w])
+    gradgradcheck(lambda x: f(x, w) ** 2, [x])
+    # several outputs, excluded arguments, and NumPy's own results for plain values
+    both = tnp.vectorize(lambda v, scale: (v * scale, v + scale), excluded={"scale"})
+    first, second = both(x, scale=3.0)
+    assert np.asarray(first).tolist() == (x.numpy() * 3).tolist()
+    assert np.asarray(second).tolist() == (x.numpy() + 3).tolist()
+    assert type(f([1.0, -2.0], 2.0)) is np.ndarray
+    with pytest.raises(NotImplementedError, match="signature"):
+        tnp.vectorize(np.sum, signature="(n)->()")(x)

@@ -46,7 +46,7 @@ from numpy import (  # NumPy's own objects: on Tensors they dispatch to tapegrad
     longdouble, longlong, matrix, memmap, ndarray, ndenumerate, ndindex, nditer, number,
     object_, poly1d, recarray, record, short, signedinteger, single, str_, timedelta64, ubyte,
     ufunc, uint, uint16, uint32, uint64, uint8, uintc, uintp, ulong, ulonglong,
-    unsignedinteger, ushort, vectorize, void,
+    unsignedinteger, ushort, void,
     # ufuncs (np.X(t) calls Tensor.__array_ufunc__)
     abs, absolute, acos, acosh, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2,
     arctanh, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_count, bitwise_invert,
@@ -95,6 +95,7 @@ from numpy import (  # NumPy's own objects: on Tensors they dispatch to tapegrad
 )
 # fmt: on
 from tapegrad.numpy import fft, linalg, protocol
+from tapegrad.numpy._vectorize import vectorize  # records on Tensors (np.vectorize's loses them)
 from tapegrad.numpy._arrays import (  # tapegrad's own: NumPy does not hand these over
     array,
     asanyarray,
