@@ -18,11 +18,11 @@ from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.sweep_raw import passthrough
 from tapegrad.core.tensor import Tensor
+from tapegrad.ops.operands import explain_broadcast
 from tapegrad.ops.primitive import (
     Primitive,
     binary_call,
     conjugated,
-    explain_broadcast,
     shape_of,
     unary_call,
     unbroadcast,

@@ -14,7 +14,8 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Tensor
-from tapegrad.ops.primitive import Primitive, explain_broadcast, shape_of, unbroadcast
+from tapegrad.ops.operands import explain_broadcast
+from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
 from tapegrad.ops.rule_helpers import conj, zero_gradient
 
 ArrayLike = Any

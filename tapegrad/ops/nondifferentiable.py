@@ -12,7 +12,8 @@ import numpy as np
 
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Tensor
-from tapegrad.ops.primitive import Primitive, explain_broadcast, normalize_axis, shape_of
+from tapegrad.ops.operands import explain_broadcast
+from tapegrad.ops.primitive import Primitive, normalize_axis, shape_of
 
 ArrayLike = Any
 

@@ -185,7 +185,7 @@ class Primitive:
         arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
         for a in arrays:
             if type(a) not in _NUMPY_TYPES:
-                converted = _sequences_as_arrays(inputs)
+                converted = sequences_as_arrays(inputs)
                 if converted is not None:
                     return self(*converted, **params)
                 out = self._forward_any(arrays, params)
@@ -211,7 +211,7 @@ class Primitive:
         are not NumPy arrays or Python numbers: lists, other libraries' arrays, and what no
         op takes, refused here before NumPy makes an array of objects of it)."""
         for k, a in enumerate(arrays):
-            if type(a) not in _NUMPY_TYPES and _unaccepted(a) is not None:
+            if type(a) not in _NUMPY_TYPES and unaccepted(a) is not None:
                 raise self._error(TypeError(f"operand {k}"), arrays, params)
         if all(type(a) in _NUMPY_TYPES for a in arrays):
             xp = np
@@ -230,7 +230,7 @@ class Primitive:
         op takes (a string, None, a dict, an array of strings or objects), else an error of
         ``exc``'s kind naming the op and the inputs' shapes and dtypes."""
         for k, a in enumerate(arrays):
-            kind = _unaccepted(a)
+            kind = unaccepted(a)
             if kind is not None:
                 return TypeError(
                     f"{self.name}: operand {k} is {kind}; tapegrad's ops take Tensors, arrays "
@@ -313,7 +313,7 @@ def binary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any, Any], Te
             except _FORWARD_ERRORS as exc:
                 raise primitive._error(exc, (a, b), _NO_PARAMS) from exc
         else:
-            converted = _sequences_as_arrays((x, y))
+            converted = sequences_as_arrays((x, y))
             if converted is not None:
                 return binary(*converted)
             out = primitive._forward_any([a, b], _NO_PARAMS)
@@ -329,53 +329,6 @@ def binary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any, Any], Te
         return result
 
     return binary
-
-
-def _sequences_as_arrays(inputs: Sequence[Any]) -> tuple[Any, ...] | None:
-    """``inputs`` with each (nested) list or tuple that holds a Tensor made the array NumPy
-    would make of it, keeping every element's gradient (an input of a primitive is an array,
-    never a sequence of them: ``tg.sum([x, x + 2])``, ``np.dot([a, b], v)``); None when no
-    input is such a list."""
-    if not any(isinstance(x, (list, tuple)) and holds_tensor(x) for x in inputs):
-        return None
-    return tuple(
-        from_nested(x) if isinstance(x, (list, tuple)) and holds_tensor(x) else x for x in inputs
-    )
-
-
-def _unaccepted(a: Any) -> str | None:
-    """What ``a`` is, when no op takes it as an operand (None when one may)."""
-    if a is None:
-        return "None"
-    if isinstance(a, (str, bytes)):
-        return f"{article(type(a).__name__)} ({a!r:.40})"
-    if isinstance(a, (bool, int, float, complex, np.generic, list, tuple, range)):
-        return None
-    dtype = getattr(a, "dtype", None)
-    if dtype is not None:
-        if getattr(dtype, "kind", "f") in "OSUV":
-            return f"an array of dtype {dtype}"
-        return None
-    if hasattr(a, "__array__") or hasattr(a, "__array_namespace__"):
-        return None
-    return article(type(a).__name__)
-
-
-def _describe(a: Any) -> str:
-    shape = getattr(a, "shape", None)
-    if shape is None:
-        return repr(a)
-    return f"{tuple(shape)} {a.dtype}"
-
-
-def explain_broadcast(exc: Exception, *arrays: Any, **params: Any) -> str | None:
-    """``shapes (2, 3) and (4,) cannot broadcast``, when that is what went wrong."""
-    shapes = [tuple(a.shape) for a in arrays if hasattr(a, "shape")]
-    try:
-        np.broadcast_shapes(*shapes)
-    except ValueError:
-        return "shapes " + " and ".join(str(s) for s in shapes) + " cannot broadcast"
-    return None
 
 
 def unbroadcast(g: Any, shape: tuple[int, ...]) -> Any:
@@ -460,4 +413,7 @@ def normalize_axis(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
     return tuple(sorted(result))
 
 
-from tapegrad.ops.layout import from_nested, holds_tensor, stand_ins  # noqa: E402 (built on this)
+# What an operand may be (lists holding Tensors as arrays, what no op takes): ops/operands.py,
+# built on this module.
+from tapegrad.ops.layout import from_nested, holds_tensor, stand_ins  # noqa: E402
+from tapegrad.ops.operands import _describe, sequences_as_arrays, unaccepted  # noqa: E402
