@@ -13,7 +13,7 @@ import numpy as np
 
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
-from tapegrad.ops.layout import gather_layout
+from tapegrad.ops.layout import gather_layout, nested_leaves
 from tapegrad.ops.primitive import normalize_axis, shape_of
 from tapegrad.ops.rearranging import atleast_1d, atleast_2d, atleast_3d
 from tapegrad.ops.rule_helpers import result_dtype
@@ -88,12 +88,6 @@ def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Tensor
     return ops.concatenate([arr, values], axis=axis)
 
 
-def _leaves(nest: Any) -> list[Any]:
-    if isinstance(nest, (list, tuple)):
-        return [leaf for item in nest for leaf in _leaves(item)]
-    return [nest]
-
-
 def _rebuild(nest: Any, leaves: Any) -> Any:
     if isinstance(nest, (list, tuple)):
         return type(nest)(_rebuild(item, leaves) for item in nest)
@@ -109,7 +103,7 @@ def block(arrays: Any) -> Tensor:
     array([[1., 2.],
            [3., 4.]])
     """
-    leaves = _leaves(arrays)
+    leaves = nested_leaves(arrays)
     dtype = result_dtype(*leaves)
     return gather_layout(leaves, lambda numbers: np.block(_rebuild(arrays, iter(numbers))), dtype)
 

@@ -80,9 +80,10 @@ def holds_tensor(value: Any) -> bool:
     return False
 
 
-def _leaves(value: Any) -> list[Any]:
+def nested_leaves(value: Any) -> list[Any]:
+    """The leaves of a (nested) list or tuple, in order (anything else is one leaf)."""
     if isinstance(value, (list, tuple)):
-        return [leaf for item in value for leaf in _leaves(item)]
+        return [leaf for item in value for leaf in nested_leaves(item)]
     return [value]
 
 
@@ -95,7 +96,7 @@ def _rebuilt(value: Any, leaves: Any) -> Any:
 def stand_ins(value: Any) -> Any:
     """``value``, a (nested) list or tuple, with each Tensor replaced by zeros of its shape
     and dtype: what NumPy's shape and dtype rules are asked about without reading values."""
-    return _rebuilt(value, iter([stand_in(leaf) for leaf in _leaves(value)]))
+    return _rebuilt(value, iter([stand_in(leaf) for leaf in nested_leaves(value)]))
 
 
 def stand_in(leaf: Any) -> Any:
@@ -115,7 +116,7 @@ def from_nested(value: Any, dtype: Any = None, ndmin: int = 0) -> Tensor:
     >>> tg.grad(lambda x: tg.sum(from_nested([[x, 1.0], [3.0, x * x]])))(x)
     tensor(5., dtype=float64)
     """
-    leaves = _leaves(value)
+    leaves = nested_leaves(value)
     result_dtype = np.array(stand_ins(value), dtype=dtype).dtype
     return gather_layout(
         leaves, lambda numbers: np.array(_rebuilt(value, iter(numbers)), ndmin=ndmin),

@@ -281,8 +281,9 @@ def unary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any], Tensor]:
             except _FORWARD_ERRORS as exc:
                 raise primitive._error(exc, (a,), _NO_PARAMS) from exc
         else:
-            if isinstance(x, (list, tuple)) and holds_tensor(x):
-                return unary(from_nested(x))
+            converted = sequences_as_arrays((x,))
+            if converted is not None:
+                return unary(*converted)
             out = primitive._forward_any([a], _NO_PARAMS)
         if type(out) is not _ndarray and isinstance(out, np.generic):
             out = np.asarray(out)
@@ -415,5 +416,5 @@ def normalize_axis(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
 
 # What an operand may be (lists holding Tensors as arrays, what no op takes): ops/operands.py,
 # built on this module.
-from tapegrad.ops.layout import from_nested, holds_tensor, stand_ins  # noqa: E402
+from tapegrad.ops.layout import holds_tensor, stand_ins  # noqa: E402
 from tapegrad.ops.operands import _describe, sequences_as_arrays, unaccepted  # noqa: E402

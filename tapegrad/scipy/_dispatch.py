@@ -68,6 +68,14 @@ def _plain(value: Any) -> bool:
     )
 
 
+@functools.cache
+def _scipy_namespace(where: str) -> Any:
+    """``scipy.<where>``: a module (``"special"``) or an object in one (``"stats.norm"``)."""
+    module, _, attribute = where.partition(".")
+    found = importlib.import_module(f"scipy.{module}")
+    return getattr(found, attribute) if attribute else found
+
+
 def plain_calls_scipy(where: str) -> Callable[[F], F]:
     """Make a function of tapegrad.scipy SciPy's own ``scipy.<where>.<its name>`` when it is
     called with no Tensor (NumPy arrays, lists, numbers) and no tape traces: NumPy-style
@@ -89,12 +97,7 @@ def plain_calls_scipy(where: str) -> Callable[[F], F]:
                 and all(_plain(v) for v in kwargs.values())
                 and not tracing()
             ):
-                scipy_function = functools.reduce(
-                    getattr,
-                    where.split(".")[1:],
-                    importlib.import_module("scipy." + where.split(".")[0]),
-                )
-                return getattr(scipy_function, name)(*args, **kwargs)
+                return getattr(_scipy_namespace(where), name)(*args, **kwargs)
             return f(*args, **kwargs)
 
         return call  # type: ignore[return-value]

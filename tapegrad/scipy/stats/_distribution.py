@@ -31,23 +31,20 @@ class Distribution:
     def __init__(self, name: str, methods: ModuleType) -> None:
         self._name = name
         self._methods = methods
+        # The names of the methods that record (tapegrad's), in the order they are defined.
+        self.differentiable: tuple[str, ...] = tuple(
+            attribute
+            for attribute, value in vars(methods).items()
+            if not attribute.startswith("_")
+            and callable(value)
+            and getattr(value, "__module__", None) == methods.__name__
+        )
         self.__doc__ = (
             f"{(methods.__doc__ or '').rstrip()}\n\n"
             f"The rest of ``scipy.stats.{name}``'s interface is SciPy's own, and calling it "
             "freezes its parameters:\n\n"
             f">>> from tapegrad.scipy.stats import {name}\n"
             f">>> callable({name}.rvs) and callable({name}.entropy)\nTrue\n"
-        )
-
-    @property
-    def differentiable(self) -> tuple[str, ...]:
-        """The names of the methods that record (tapegrad's), in the order they are defined."""
-        return tuple(
-            name
-            for name, value in vars(self._methods).items()
-            if not name.startswith("_")
-            and callable(value)
-            and getattr(value, "__module__", None) == self._methods.__name__
         )
 
     def scipy(self) -> Any:
