@@ -213,7 +213,8 @@ def markdown(checked: Mapping[str, Sequence[str]] | None = None) -> str:
         c = counts(rows)
         lines.append(f"| {title} | {c[DIFFERENTIABLE]} | {c[NO_GRADIENT]} | {c[NOT_SUPPORTED]} |")
     for title, rows in sections:
-        lines += ["", f"## {title}", "", "| name | tapegrad | note | checked |", "|---|---|---|---|"]
+        lines += ["", f"## {title}", "", "| name | tapegrad | note | checked |"]
+        lines += ["|---|---|---|---|"]
         lines += [
             f"| `{name}` | {kind} | {note} | {'; '.join(checked.get(name, ()))} |"
             for name, (kind, note) in rows.items()
