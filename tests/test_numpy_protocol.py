@@ -10,6 +10,7 @@ from helpers import value_and_gradients
 import tapegrad as tg
 from tapegrad.numpy.protocol import _tables
 from tapegrad.numpy.ufunc_tables import differentiable_ufuncs
+from tapegrad.testing import gradcheck
 
 X = np.array([[0.3, 0.9, 0.5], [0.7, 0.4, 0.8]])
 W = np.array([[1.0, -2.0], [0.5, 3.0], [-1.5, 0.25]])
@@ -172,8 +173,6 @@ def test_non_differentiable_numpy_functions():
     [
         (lambda t: np.lib.stride_tricks.sliding_window_view(t, 2), "sliding_window_view"),
         (lambda t: np.add.at(t, [0], 1.0), "add.at"),
-        (lambda t: np.add.reduceat(t, [0, 1]), "add.reduceat"),
-        (lambda t: np.maximum.accumulate(t), "maximum.accumulate"),
         (lambda t: np.exp(t, out=np.empty((2, 3))), "exp"),
         (lambda t: np.sum(t, out=np.empty(())), "sum"),
         (lambda t: np.modf(t, out=(np.empty((2, 3)), None)), "modf"),
@@ -283,3 +282,27 @@ def test_einsum_in_numpys_interleaved_form(interleaved, subscripts):
         return np.einsum(*with_operands(interleaved, operands))
 
     gradcheck(f, [tensors[k] for k in used])
+
+
+@pytest.mark.parametrize("ufunc", [np.power, np.arctan2], ids=lambda u: u.__name__)
+def test_reduce_folds_where_numpys_float_loop_skips_elements(ufunc):
+    # NumPy 2.4's float loops of power.reduce and arctan2.reduce return op(a[0], a[-1]);
+    # its accumulate gives the fold, which tapegrad returns.
+    a = np.array([[0.5, 0.3, 0.7, 0.9], [0.8, 0.4, 0.6, 0.2]])
+    ours = ufunc.reduce(tg.tensor(a), axis=1)
+    np.testing.assert_allclose(ours.numpy(), ufunc.accumulate(a, axis=1)[:, -1], rtol=1e-14)
+    gradcheck(lambda t: ufunc.reduce(t, axis=1), [a])
+
+
+def test_reduce_and_reduceat_refuse_what_numpy_refuses():
+    t = tg.tensor(X)
+    with pytest.raises(ValueError, match="not reorderable"):
+        np.subtract.reduce(t, axis=None)
+    with pytest.raises(ValueError, match="no identity: give initial="):
+        np.subtract.reduce(t, axis=1, where=X > 0.5)
+    with pytest.raises(ValueError, match="no identity"):
+        np.divide.reduce(t[:, :0], axis=1)
+    with pytest.raises(IndexError, match="out of range"):
+        np.subtract.reduceat(t, [0, 5], axis=1)
+    with pytest.raises(TypeError, match=r"numpy\.add\.at writes into its first argument"):
+        np.add.at(t, [0], 1.0)

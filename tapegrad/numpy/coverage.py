@@ -219,7 +219,22 @@ def markdown(checked: Mapping[str, Sequence[str]] | None = None) -> str:
             f"| `{name}` | {kind} | {note} | {'; '.join(checked.get(name, ()))} |"
             for name, (kind, note) in rows.items()
         ]
+    listed = {name for _, rows in sections for name in rows}
+    methods = [name for name in checked if name not in listed]
+    if methods:
+        lines += ["", "## Ufunc methods", "", METHODS_NOTE, "", "| method | checked |", "|---|---|"]
+        lines += [f"| `{name}` | {'; '.join(checked[name])} |" for name in sorted(methods)]
     return "\n".join(lines) + "\n"
+
+
+METHODS_NOTE = (
+    "`reduce`, `accumulate`, `reduceat` and `outer` of every binary ufunc above take Tensors:"
+    " `add`, `multiply`, `maximum`, `minimum`, `fmax` and `fmin` reduce with their reduction"
+    " (one recorded op), the rest by folding the binary op along the axis (one op per"
+    " element). `at` writes in place and raises. NumPy 2.4's float `power.reduce` and"
+    " `arctan2.reduce` skip the elements between the first and the last; tapegrad returns the"
+    " fold that their `accumulate` ends with."
+)
 
 
 def _major_minor() -> str:

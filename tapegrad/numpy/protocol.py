@@ -184,9 +184,22 @@ def array_ufunc(ufunc: Any, method: str, inputs: tuple, kwargs: dict[str, Any]) 
 
         spread = ops.reshape(a, tuple(ops.primitive.shape_of(a)) + (1,) * ndim_b)
         return _call_ufunc(ufunc, op, (spread, b), kwargs)
-    reduction = _methods().get(method, {}).get(ufunc)
-    if reduction is None:
+    if method == "at":
+        raise TypeError(
+            f"{_ufunc_name(ufunc)}.at writes into its first argument in place, and Tensors are "
+            "immutable: write a + tg.index_add(b, a.shape, index) for numpy.add.at(a, index, b)"
+        )
+    reduction = _methods().get("reduce" if method == "reduceat" else method, {}).get(ufunc)
+    op = _tables()[0].get(ufunc)
+    if reduction is None and op is None:
         raise _unsupported(ufunc, method)
+    from tapegrad.numpy import _ufunc_methods as fold
+
+    if method == "reduceat":
+        reduce_ = reduction or functools.partial(fold.reduce, ufunc, op)
+        return fold.reduceat(ufunc, reduce_, *inputs, **kwargs)
+    if reduction is None:  # a fold of the binary op: one recorded op per element
+        return getattr(fold, method)(ufunc, op, *inputs, **kwargs)
     kwargs.setdefault("axis", 0)  # ufunc methods reduce axis 0 by default
     return reduction(*inputs, **kwargs)
 
@@ -215,6 +228,8 @@ def _call_ufunc(ufunc: Any, op: Any, inputs: tuple, kwargs: dict[str, Any]) -> A
         inputs = tuple(
             ops.astype(x if hasattr(x, "shape") else np.asarray(x), dtype) for x in inputs
         )
+    if where is not True:
+        inputs = _masked_inputs(where, inputs)
     result = op(*inputs)
     if where is True:
         return result
@@ -222,6 +237,22 @@ def _call_ufunc(ufunc: Any, op: Any, inputs: tuple, kwargs: dict[str, Any]) -> A
     if isinstance(result, tuple):
         return tuple(ops.where(where, r, False if "bool" in str(r.dtype) else 0) for r in result)
     return ops.where(where, result, False if "bool" in str(result.dtype) else 0)
+
+
+def _masked_inputs(where: Any, inputs: tuple) -> tuple:
+    """``inputs`` with each Tensor's elements outside ``where`` replaced by constants.
+
+    A ufunc's ``where=`` skips those elements; computing them anyway is harmless for the
+    value (the result is masked), but an input outside the function's domain there (sqrt
+    of a negative) would give a NaN derivative, and 0 * NaN leaks into the gradient. Cut
+    off from the tape, they give none: the gradient is exactly 0 where the mask is false.
+    """
+    from tapegrad import ops
+    from tapegrad.core.tensor import Tensor
+
+    return tuple(
+        ops.where(where, x, ops.stop_gradient(x)) if isinstance(x, Tensor) else x for x in inputs
+    )
 
 
 def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
