@@ -8,7 +8,9 @@ runs only when a line is printed or a warning is given.
 from __future__ import annotations
 
 import os
+import site
 import sys
+import sysconfig
 import warnings
 from types import FrameType
 from typing import Any
@@ -51,22 +53,33 @@ def caller_site(depth: int = 1) -> tuple[str, int] | None:
 
 
 _NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
+# Installed libraries (site-packages): pandas, matplotlib, SciPy, whatever the user's code
+# calls that converts a Tensor with np.asarray. tapegrad itself may live there too: it is
+# recognised first, by inside_package.
+_LIBRARY_DIRS = tuple(
+    {os.path.abspath(path) + os.sep for path in (*site.getsitepackages(), site.getusersitepackages(),
+     sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}
+)  # fmt: skip
 
 
-def user_site() -> tuple[tuple[str, int] | None, bool]:
-    """``(filename, line)`` of the innermost frame outside tapegrad and NumPy, and whether
-    NumPy's frames were passed on the way (NumPy itself converted a value: a list holding
-    Tensors handed to one of its functions). For warnings, which must name the user's line."""
+def user_site() -> tuple[tuple[str, int] | None, str | None]:
+    """``(filename, line)`` of the innermost frame outside tapegrad, NumPy and the installed
+    libraries, and the library whose frames were passed on the way, nearest the user's
+    ("numpy": NumPy itself converted a value, as for a list holding Tensors handed to one of
+    its functions; "pandas" for ``pd.Series(t)``; None). For warnings, which must name the
+    user's line, never a library's file."""
     frame: FrameType | None = sys._getframe(1)
-    through_numpy = False
+    through = None
     while frame is not None:
         filename = frame.f_code.co_filename
         if filename.startswith(_NUMPY_DIR):
-            through_numpy = True
+            through = "numpy"
+        elif filename.startswith(_LIBRARY_DIRS) and not inside_package[filename]:
+            through = str(frame.f_globals.get("__name__", "?")).split(".")[0]
         elif not inside_package[filename]:
-            return (filename, frame.f_lineno), through_numpy
+            return (filename, frame.f_lineno), through
         frame = frame.f_back
-    return None, through_numpy
+    return None, through
 
 
 def code_line(code: Any, lasti: int) -> int:

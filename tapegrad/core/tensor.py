@@ -360,14 +360,14 @@ def note_escape(t: Tensor, how: str) -> None:
     reason a source has no gradient. SciPy's functions written in Python convert their
     inputs this way: there it is a TypeError (see :func:`_refuse_scipy`).
     """
-    site, recorded, through_numpy = None, False, False
+    site, recorded, through = None, False, None
     for tape in _active.get():
         if tape._mode is TRACING:
             tape._guard(t, how)  # a tg.compile Trace
         elif tape._mode is RECORDING and _reads(tape, t):
             if not recorded:
                 _refuse_scipy(t)
-                site, through_numpy = user_site()
+                site, through = user_site()
                 recorded = True
             tape._escapes.setdefault(t._id, f"{how} at {format_site(site)}")
     if site is None:
@@ -377,7 +377,12 @@ def note_escape(t: Tensor, how: str) -> None:
         f"{format_site(site)} inside a recording GradientTape: values computed from the "
         "result carry no gradient"
     )
-    if through_numpy:
+    if through not in (None, "numpy"):
+        message += (
+            f" ({through} converted it to a NumPy array: give {through} the values with "
+            "t.numpy(), or keep the computation in tapegrad)"
+        )
+    elif through == "numpy":
         message += (
             " (a NumPy function made an array of a list holding it: pass a Tensor, e.g. "
             "tnp.array([...]) of the list, or call the function through tapegrad.numpy with "

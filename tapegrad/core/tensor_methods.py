@@ -67,6 +67,7 @@ class TensorMethods:
     __ne__: ClassVar[_Binary]  # type: ignore[assignment]
     __array_ufunc__: ClassVar[Callable[..., Any]]
     __array_function__: ClassVar[Callable[..., Any]]
+    __pandas_priority__: ClassVar[int]
     T: Tensor
     real: Tensor
     imag: Tensor

@@ -210,6 +210,7 @@ def _call_ufunc(ufunc: Any, op: Any, inputs: tuple, kwargs: dict[str, Any]) -> A
 
     where = kwargs.pop("where", True)
     dtype = kwargs.pop("dtype", None)
+    core = {key: kwargs.pop(key) for key in ("axes", "axis", "keepdims") if key in kwargs}
     for key, default in _UFUNC_DEFAULTS.items():
         if key in kwargs and kwargs[key] != default and key != "casting":
             raise TypeError(
@@ -230,6 +231,8 @@ def _call_ufunc(ufunc: Any, op: Any, inputs: tuple, kwargs: dict[str, Any]) -> A
         )
     if where is not True:
         inputs = _masked_inputs(where, inputs)
+    if core:
+        return _call_gufunc(ufunc, op, inputs, **core)
     result = op(*inputs)
     if where is True:
         return result
@@ -237,6 +240,63 @@ def _call_ufunc(ufunc: Any, op: Any, inputs: tuple, kwargs: dict[str, Any]) -> A
     if isinstance(result, tuple):
         return tuple(ops.where(where, r, False if "bool" in str(r.dtype) else 0) for r in result)
     return ops.where(where, result, False if "bool" in str(result.dtype) else 0)
+
+
+def _core_dims(ufunc: Any) -> list[int]:
+    """How many core dimensions each operand (inputs, then outputs) of a gufunc has, from
+    its signature: ``(n?,k),(k,m?)->(n?,m?)`` gives [2, 2, 2]."""
+    import re
+
+    return [
+        len([d for d in group.split(",") if d.strip()])
+        for group in re.findall(r"\(([^)]*)\)", ufunc.signature)
+    ]
+
+
+def _call_gufunc(
+    ufunc: Any, op: Any, inputs: tuple, axes: Any = None, axis: Any = None, keepdims: bool = False
+) -> Any:
+    """A generalized ufunc (matmul, vecdot, matvec, vecmat) with NumPy's ``axes=``,
+    ``axis=`` and ``keepdims=``: each input's core axes moved last, the op, then the
+    output's core axes moved to where ``axes`` puts them (kept with size 1 for keepdims)."""
+    from tapegrad import ops
+
+    name = _ufunc_name(ufunc)
+    if ufunc.signature is None:
+        raise TypeError(f"{name}: axes=, axis= and keepdims= apply to generalized ufuncs only")
+    nin, counts = ufunc.nin, _core_dims(ufunc)
+    if axis is not None:
+        if axes is not None:
+            raise TypeError(f"{name}: give axes= or axis=, not both")
+        if any(c not in (0, 1) for c in counts) or any(counts[nin:]):
+            raise TypeError(f"{name}: axis= needs a single shared core dimension; use axes=")
+        axes = [(axis,) if c == 1 else () for c in counts[:nin]]
+        if keepdims:
+            axes += [(axis,)]
+    entries = [(e,) if isinstance(e, (int, np.integer)) else tuple(e) for e in (axes or [])]
+    if axes is not None and len(entries) != len(counts):
+        if len(entries) != nin or any(counts[nin:]):
+            raise ValueError(
+                f"{name}: axes= needs an entry for every input and output (the outputs' "
+                "may be left out only where they have no core dimensions)"
+            )
+    if keepdims and (any(counts[nin:]) or len(set(counts[:nin])) != 1):
+        raise TypeError(
+            f"{name}: keepdims=True needs the same number of core dimensions in every input "
+            "and none in the output"
+        )
+    moved = []
+    for x, entry in zip(inputs, entries[:nin] + [()] * (nin - len(entries[:nin]))):
+        k = len(entry)
+        moved.append(ops.moveaxis(x, entry, tuple(range(-k, 0))) if k else x)
+    result = op(*moved)
+    kept = counts[0] if keepdims else 0
+    if kept:
+        result = ops.expand_dims(result, tuple(range(-kept, 0)))
+    out = entries[nin] if len(entries) > nin else ()
+    if out:
+        result = ops.moveaxis(result, tuple(range(-len(out), 0)), out)
+    return result
 
 
 def _masked_inputs(where: Any, inputs: tuple) -> tuple:
@@ -319,5 +379,9 @@ def attach() -> None:
 
     Tensor.__array_ufunc__ = _array_ufunc
     Tensor.__array_function__ = _array_function
+    # pandas (2.1+) hands a binary operator to the operand of higher priority (a Series has
+    # 3000, a DataFrame 4000): `series * t` is then Tensor.__rmul__, a Tensor that records,
+    # as `ndarray * t` is, instead of a Series made with np.asarray(t) off the tape.
+    Tensor.__pandas_priority__ = 5000
     Tensor.round = _round
     Tensor.__round__ = _builtin_round

@@ -1,8 +1,9 @@
 """What a primitive's operands may be, and how errors name them.
 
 An input of a primitive is an array: a (nested) list or tuple holding Tensors is the
-array NumPy would make of it, keeping each element's gradient (:func:`sequences_as_arrays`);
-a string, None where a number is due, a dict, an array of strings or objects is an operand
+array NumPy would make of it, keeping each element's gradient, and an array-like that is no
+backend's array (a pandas Series or DataFrame) is its NumPy array (:func:`as_operands`); a
+string, None where a number is due, a dict, an array of strings or objects is an operand
 no op takes (:func:`unaccepted` says what it is, for the op's TypeError).
 """
 
@@ -13,21 +14,35 @@ from typing import Any
 
 import numpy as np
 
+from tapegrad.backends import namespaces as backend
+from tapegrad.core.tensor import Tensor
 from tapegrad.wording import a as article
 
 
-def sequences_as_arrays(inputs: Sequence[Any]) -> tuple[Any, ...] | None:
-    """``inputs`` with each (nested) list or tuple that holds a Tensor made the array NumPy
-    would make of it, keeping every element's gradient (an input of a primitive is an array,
-    never a sequence of them: ``tg.sum([x, x + 2])``, ``np.dot([a, b], v)``); None when no
-    input is such a list."""
+def as_operands(inputs: Sequence[Any]) -> tuple[Any, ...] | None:
+    """``inputs`` as a primitive takes them, or None when they already are: each (nested)
+    list or tuple that holds a Tensor made the array NumPy would make of it, keeping every
+    element's gradient (``tg.sum([x, x + 2])``, ``np.dot([a, b], v)``), and each array-like
+    that is no backend's array (a pandas Series or DataFrame, whose operations would
+    otherwise run in its forward and give back a Series) made its NumPy array."""
     from tapegrad.ops.layout import from_nested, holds_tensor  # layout is built on primitive.py
 
-    if not any(isinstance(x, (list, tuple)) and holds_tensor(x) for x in inputs):
+    converted = tuple(_as_operand(x, holds_tensor, from_nested) for x in inputs)
+    if all(c is x for c, x in zip(converted, inputs)):
         return None
-    return tuple(
-        from_nested(x) if isinstance(x, (list, tuple)) and holds_tensor(x) else x for x in inputs
-    )
+    return converted
+
+
+def _as_operand(x: Any, holds_tensor: Any, from_nested: Any) -> Any:
+    if isinstance(x, (list, tuple)):
+        return from_nested(x) if holds_tensor(x) else x
+    if (
+        not isinstance(x, (np.ndarray, np.generic, Tensor))
+        and hasattr(x, "__array__")
+        and not backend.is_foreign(x)
+    ):
+        return np.asarray(x)
+    return x
 
 
 def unaccepted(a: Any) -> str | None:

@@ -185,7 +185,7 @@ class Primitive:
         arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
         for a in arrays:
             if type(a) not in _NUMPY_TYPES:
-                converted = sequences_as_arrays(inputs)
+                converted = as_operands(inputs)
                 if converted is not None:
                     return self(*converted, **params)
                 out = self._forward_any(arrays, params)
@@ -281,7 +281,7 @@ def unary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any], Tensor]:
             except _FORWARD_ERRORS as exc:
                 raise primitive._error(exc, (a,), _NO_PARAMS) from exc
         else:
-            converted = sequences_as_arrays((x,))
+            converted = as_operands((x,))
             if converted is not None:
                 return unary(*converted)
             out = primitive._forward_any([a], _NO_PARAMS)
@@ -314,7 +314,7 @@ def binary_call(primitive: Primitive, depth: int = 3) -> Callable[[Any, Any], Te
             except _FORWARD_ERRORS as exc:
                 raise primitive._error(exc, (a, b), _NO_PARAMS) from exc
         else:
-            converted = sequences_as_arrays((x, y))
+            converted = as_operands((x, y))
             if converted is not None:
                 return binary(*converted)
             out = primitive._forward_any([a, b], _NO_PARAMS)
@@ -417,4 +417,4 @@ def normalize_axis(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
 # What an operand may be (lists holding Tensors as arrays, what no op takes): ops/operands.py,
 # built on this module.
 from tapegrad.ops.layout import holds_tensor, stand_ins  # noqa: E402
-from tapegrad.ops.operands import _describe, sequences_as_arrays, unaccepted  # noqa: E402
+from tapegrad.ops.operands import _describe, as_operands, unaccepted  # noqa: E402
