@@ -56,10 +56,9 @@ _NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
 # Installed libraries (site-packages): pandas, matplotlib, SciPy, whatever the user's code
 # calls that converts a Tensor with np.asarray. tapegrad itself may live there too: it is
 # recognised first, by inside_package.
-_LIBRARY_DIRS = tuple(
-    {os.path.abspath(path) + os.sep for path in (*site.getsitepackages(), site.getusersitepackages(),
-     sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}
-)  # fmt: skip
+_LIBRARY_PATHS = (*site.getsitepackages(), site.getusersitepackages(),
+                  sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])  # fmt: skip
+_LIBRARY_DIRS = tuple({os.path.abspath(path) + os.sep for path in _LIBRARY_PATHS})
 
 
 def user_site() -> tuple[tuple[str, int] | None, str | None]:

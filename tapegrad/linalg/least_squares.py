@@ -7,8 +7,11 @@ With X = A⁺, the derivative along perturbations that keep the rank (Golub and 
 
 It is exact at full rank. At a rank-deficient matrix A⁺ jumps under perturbations that
 raise the rank, so no gradient exists in the usual sense; this one is that of the
-constant-rank pseudo-inverse (PyTorch's and JAX's choice too). ``lstsq``'s solution is
-A⁺ b with lstsq's cutoff: b̄ = Xᴴ x̄, and A takes the rule above with X̄ = x̄ bᴴ.
+constant-rank pseudo-inverse (PyTorch's and JAX's choice too). A cutoff (``rcond``,
+``rtol``) that drops singular values that are not 0 makes A⁺ the inverse of a truncation
+of A, not of A: the gradient then goes through svd's rule (the gaps between kept and
+dropped singular values). ``lstsq``'s solution is A⁺ b with lstsq's cutoff: b̄ = Xᴴ x̄,
+and A takes pinv's rule with X̄ = x̄ bᴴ.
 """
 
 from __future__ import annotations
@@ -18,19 +21,27 @@ from typing import Any
 import numpy as np
 
 from tapegrad import ops
+from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Tensor
+from tapegrad.linalg import _spectral
 from tapegrad.linalg._matrix import (
     LinAlgError,
     as_input,
     check_matrices,
     describe,
+    diagonal,
     eps,
     eye_like,
+    hermitian_from_lower,
+    hermitian_read,
     mH,
     real_dtype,
+    triangle,
+    unpack,
 )
 from tapegrad.linalg.norms import matrix_rank
-from tapegrad.linalg.singular import svdvals
+from tapegrad.linalg.singular import _cores as _svd_cores
+from tapegrad.linalg.singular import _svd, _svd_vjp, svdvals
 from tapegrad.ops.primitive import Primitive, raw, shape_of, unbroadcast
 
 ArrayLike = Any
@@ -40,6 +51,8 @@ _NOT_GIVEN = object()
 def _pinv_forward(xp: Any, a: Any, rcond: float, hermitian: bool) -> Any:
     if xp is np:
         return np.linalg.pinv(a, rcond=rcond, hermitian=hermitian)
+    if hermitian:  # NumPy's hermitian route reads the lower triangle only (eigh)
+        a = hermitian_from_lower(xp, a)
     return xp.linalg.pinv(a, rtol=rcond)
 
 
@@ -51,9 +64,58 @@ def _pinv_adjoint(g: Any, x: Any, a: Any) -> Any:
     return -(xh @ g @ xh) + left @ gh @ (x @ xh) + (xh @ x) @ gh @ right
 
 
-_pinv = Primitive("pinv", _pinv_forward, complex_rules=True).defvjp(
-    lambda g, ans, a, rcond, hermitian: _pinv_adjoint(g, ans, a)
-)
+def _kept(a: Any, rcond: Any) -> tuple[np.ndarray, bool]:
+    """The singular values of ``a`` that the cutoff keeps (a host mask, ..., k), and
+    whether it drops one that is not 0 to rounding."""
+    s = np.linalg.svd(_spectral.host(a), compute_uv=False)
+    cutoff = np.asarray(rcond)[..., None] * np.max(s, axis=-1, keepdims=True, initial=0.0)
+    kept = s > cutoff
+    zero = _spectral.tolerance(s, float(np.finfo(s.dtype).eps))[..., None]
+    return kept, bool(np.any(~kept & (s > zero)))
+
+
+def _truncated_adjoint(g: Any, a: Any, kept: np.ndarray) -> Any:
+    """Ā for X = V diag(d) Uᴴ, d = 1/s on the kept singular values and 0 on the others:
+    the pseudo-inverse whose cutoff drops singular values that are not 0. The
+    constant-rank rule does not hold there (A is not the rank-k matrix X inverts), so the
+    cotangents of U, S and Vh go through svd's rule (which divides by the gaps between
+    kept and dropped singular values)."""
+    m, n = shape_of(a)[-2:]
+    cores = _svd_cores(shape_of(a), False)
+    packed = _svd(a, full_matrices=False)
+    u, s, vh = unpack(packed, *cores)
+    v, d = mH(vh), _spectral.reciprocal(ops.real(s), ~kept)
+    gu = mH(g) @ (v * ops.expand_dims(d, -2))  # X = V D Uᴴ: Ū = X̄ᴴ V D, V̄ = X̄ U D
+    gv = g @ (u * ops.expand_dims(d, -2))
+    gd = ops.real(diagonal(mH(v) @ g @ u))
+    gs = -gd * d * d  # d = 1/s
+    batch = tuple(shape_of(a)[:-2])
+    k = min(m, n)
+    dtype = backend.dtype_name(raw(packed).dtype)
+    flat = [
+        ops.reshape(ops.astype(part, dtype), (*batch, size))
+        for part, size in ((gu, m * k), (gs, k), (mH(gv), k * n))
+    ]
+    return _svd_vjp(ops.concatenate(flat, axis=-1), packed, a, False)
+
+
+def _pinv_vjp(g: Any, ans: Any, a: Any, rcond: float, hermitian: bool) -> Any:
+    matrix = a
+    if hermitian:
+        # ``hermitian`` reads the lower triangle of a only: ans is the pseudo-inverse of
+        # the Hermitian matrix L + Lᴴ (L the lower triangle, its diagonal halved), and the
+        # gradient lands on that triangle
+        lower = triangle(a, True, diagonal=0.5)
+        matrix = lower + mH(lower)
+    kept, truncated = _kept(matrix, rcond)
+    if truncated:
+        grad = _truncated_adjoint(g, matrix, kept)
+    else:
+        grad = _pinv_adjoint(g, ans, matrix)
+    return hermitian_read(grad) if hermitian else grad
+
+
+_pinv = Primitive("pinv", _pinv_forward, complex_rules=True).defvjp(_pinv_vjp)
 
 
 def pinv(
@@ -92,7 +154,8 @@ def _lstsq_forward(xp: Any, a: Any, b: Any, rcond: float) -> Any:
 
 
 def _lstsq_a(g: Any, ans: Any, a: Any, b: Any, rcond: float) -> Any:
-    return _pinv_adjoint(g @ mH(b), _pinv(a, rcond=rcond, hermitian=False), a)
+    # pinv's rule, the truncated one too when rcond drops singular values that are not 0
+    return _pinv_vjp(g @ mH(b), _pinv(a, rcond=rcond, hermitian=False), a, rcond, False)
 
 
 def _lstsq_b(g: Any, ans: Any, a: Any, b: Any, rcond: float) -> Any:

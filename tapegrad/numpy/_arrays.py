@@ -18,7 +18,7 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Tensor, Variable
-from tapegrad.ops.layout import from_nested, gather_layout, holds_tensor, stand_in
+from tapegrad.ops.layout import from_nested, gather_layout, holds_tensor, stand_in, stand_ins
 
 
 def _with_ndmin(t: Tensor, ndmin: int) -> Tensor:
@@ -29,9 +29,13 @@ def _with_ndmin(t: Tensor, ndmin: int) -> Tensor:
 
 def array(
     object: Any, dtype: Any = None, *, copy: bool | None = True, order: str = "K",  # noqa: A002
-    subok: bool = False, ndmin: int = 0, like: Any = None,
+    subok: bool = False, ndmin: int = 0, ndmax: int = 0, like: Any = None,
 ) -> Any:  # fmt: skip
     """``np.array`` that keeps the gradient of the Tensors inside ``object``.
+
+    ``ndmax`` (NumPy 2.4) caps the dimensions made from nested sequences: NumPy's own
+    check runs on stand-ins of the Tensors (too deep a nesting raises NumPy's ValueError),
+    and within the cap the result is the uncapped one.
 
     >>> import tapegrad as tg
     >>> import tapegrad.numpy as tnp
@@ -44,9 +48,13 @@ def array(
     """
     if not holds_tensor(object):
         kwargs = {} if like is None else {"like": like}
+        if ndmax:  # only then: NumPy before 2.4 has no ndmax
+            kwargs["ndmax"] = ndmax
         return np.array(
             object, dtype=dtype, copy=copy, order=order, subok=subok, ndmin=ndmin, **kwargs
         )
+    if ndmax:  # NumPy's own check of the nesting against ndmax, on stand-ins
+        np.array(stand_ins(object), dtype=dtype, ndmin=ndmin, ndmax=ndmax)
     if isinstance(object, Tensor):
         out = object
         if dtype is not None and np.dtype(backend.dtype_name(out.dtype)) != np.dtype(dtype):

@@ -113,15 +113,18 @@ def polyint(p: ArrayLike, m: int = 1, k: Any = None) -> Tensor:
     if m < 0:
         raise ValueError(f"polyint: order of integral must be positive, got {m}")
     p = _coefficients(p, "polyint")
-    constants = np.zeros(m) if k is None else np.atleast_1d(np.asarray(k, dtype=float))
-    if len(constants) == 1 and m > 1:
-        constants = np.full(m, constants[0])
-    if len(constants) < m:
+    # The constants may be Tensors (or a list holding some): differentiable too.
+    constants = ops.zeros(m, like=p) if k is None else ops.atleast_1d(ops.asarray(k, like=p))
+    if len(shape_of(constants)) != 1:
+        raise ValueError("polyint: k must be a scalar or a sequence of length m")
+    if shape_of(constants)[0] == 1 and m > 1:
+        constants = ops.broadcast_to(constants, (m,))
+    if shape_of(constants)[0] < m:
         raise ValueError("polyint: k must be a scalar or a sequence of length m")
     for j in range(m):
         n = shape_of(p)[0]
         divisors = ops.asarray(np.arange(n, 0, -1, dtype=result_dtype(p, 1.0)), like=p)
-        p = ops.concatenate([p / divisors, ops.asarray(constants[j : j + 1], like=p)])
+        p = ops.concatenate([p / divisors, constants[j : j + 1]])
     return p
 
 
@@ -238,18 +241,19 @@ def roots(p: ArrayLike) -> Tensor:
 def polyfit(
     x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None, full: bool = False,
     w: ArrayLike = None, cov: Any = False,
-) -> Tensor:  # fmt: skip
+) -> Any:  # fmt: skip
     """The least-squares polynomial fit of degree ``deg``, as ``np.polyfit``: the
     coefficients are a fixed linear map of ``y`` (NumPy's own least squares applied to
     the identity), so they are differentiable in ``y`` to any order. The sample points
-    ``x`` and the weights ``w`` are constants here.
+    ``x`` and the weights ``w`` are constants here. ``full=True`` returns NumPy's
+    ``(coefficients, residuals, rank, singular_values, rcond)`` and ``cov=True`` (or
+    ``"unscaled"``) ``(coefficients, covariance)``; the residuals and the scaled
+    covariance are differentiable in ``y`` too, the rest are constants.
 
     >>> import tapegrad as tg
     >>> tg.polyfit([0.0, 1.0, 2.0], tg.tensor([1.0, 3.0, 5.0]), 1).numpy().round(12)
     array([2., 1.])
     """
-    if full or cov:
-        raise NotImplementedError("polyfit: full=True and cov=True are not supported on Tensors")
     for name, value in (("x", x), ("w", w)):
         if isinstance(value, Tensor) and is_recorded(value):
             raise NotImplementedError(
@@ -271,10 +275,33 @@ def polyfit(
     if rcond is None:
         rcond = len(points) * np.finfo(points.dtype).eps
     scale = np.sqrt((lhs * lhs).sum(axis=0))
-    solution = np.linalg.lstsq(lhs / scale, np.eye(len(points)), rcond)[0]
+    solution, _, rank, singular_values = np.linalg.lstsq(lhs / scale, np.eye(len(points)), rcond)
     fit = (solution.T / scale).T  # coefficients = fit @ (weighted y)
     values = y if weights is None else ops.multiply(y, _column(weights, y))
-    return ops.tensordot(ops.asarray(fit.astype(result_dtype(y, 1.0)), like=values), values, 1)
+    dtype = result_dtype(y, 1.0)
+    coefficients = ops.tensordot(ops.asarray(fit.astype(dtype), like=values), values, 1)
+    if not full and not cov:
+        return coefficients
+    if rank < order or len(points) <= order:  # lstsq's residuals are then empty
+        residuals: Any = np.empty((0,), dtype=dtype)
+    else:
+        fitted = ops.tensordot(ops.asarray(lhs.astype(dtype), like=values), coefficients, 1)
+        misfit = ops.subtract(values, fitted)
+        residuals = ops.reshape(ops.sum(ops.multiply(misfit, misfit), axis=0), (-1,))
+    if full:
+        return coefficients, residuals, rank, singular_values, rcond
+    scaled = lhs / scale
+    base = np.linalg.inv(scaled.T @ scaled) / np.outer(scale, scale)
+    if len(shape_of(y)) == 2:
+        base = base[:, :, np.newaxis]
+    if cov == "unscaled":
+        return coefficients, ops.asarray(base.astype(dtype), like=values)
+    if len(points) <= order:
+        raise ValueError(
+            "polyfit: the number of data points must exceed order to scale the covariance matrix"
+        )
+    factor = ops.divide(residuals, float(len(points) - order))
+    return coefficients, ops.multiply(ops.asarray(base.astype(dtype), like=values), factor)
 
 
 def _column(weights: np.ndarray, y: Any) -> Any:

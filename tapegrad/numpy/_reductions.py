@@ -16,6 +16,7 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import shape_of
+from tapegrad.ops.reductions import squared_magnitude
 
 Axis = int | tuple[int, ...] | None
 
@@ -67,16 +68,21 @@ def mean(
     return total / _count(a, where, axis, keepdims, total.dtype)
 
 
+def _identity_for_where(name: str, where: Any, initial: Any) -> None:
+    """NumPy's error for a ``where`` mask on a reduction without identity or ``initial``."""
+    if where is not True and initial is None:
+        raise ValueError(
+            f"reduction operation '{name}' does not have an identity, so to use a where "
+            "mask one has to specify 'initial'"
+        )
+
+
 def _extremum(
     reduce: Any, combine: Any, name: str, a: Any, axis: Axis, keepdims: bool, initial: Any,
     where: Any,
 ) -> Tensor:  # fmt: skip
     if where is not True:
-        if initial is None:
-            raise ValueError(
-                f"reduction operation '{name}' does not have an identity, so to use a where "
-                "mask one has to specify 'initial'"
-            )
+        _identity_for_where(name, where, initial)
         a = _masked(a, where, initial)
     out = reduce(a, axis=axis, keepdims=keepdims)
     return out if initial is None else combine(out, initial)
@@ -197,12 +203,19 @@ def nanvar(
     a: Any, axis: Axis = None, dtype: Any = None, ddof: float = 0, keepdims: bool = False,
     *, where: Any = True, mean: Any = None, correction: Any = None,
 ) -> Tensor:  # fmt: skip
-    """``np.nanvar`` on Tensors."""
-    if mean is not None:
-        raise NotImplementedError("nanvar: mean= is not supported on Tensors")
-    ddof = correction if correction is not None else ddof
+    """``np.nanvar`` on Tensors (``mean=`` a precomputed mean with keepdims, as in NumPy)."""
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError("nanvar/nanstd: ddof and correction can't be provided simultaneously")
+        ddof = correction
     a = _nan_masked(_cast(a, dtype), where)
-    return ops.nanvar(a, axis=axis, ddof=ddof, keepdims=keepdims)
+    if mean is None:
+        return ops.nanvar(a, axis=axis, ddof=ddof, keepdims=keepdims)
+    valid = ops.logical_not(ops.isnan(a))
+    deviation = ops.where(valid, a - mean, 0.0)
+    squares = ops.sum(squared_magnitude(deviation), axis=axis, keepdims=keepdims)
+    count = ops.sum(ops.astype(valid, _float(a)), axis=axis, keepdims=keepdims)
+    return squares / (count - ddof)
 
 
 def nanstd(
@@ -217,7 +230,8 @@ def nanstd(
 def nanmax(
     a: Any, axis: Axis = None, keepdims: bool = False, initial: Any = None, where: Any = True
 ) -> Tensor:
-    """``np.nanmax`` on Tensors."""
+    """``np.nanmax`` on Tensors (``where=`` needs ``initial=``, as in NumPy)."""
+    _identity_for_where("fmax", where, initial)
     out = ops.nanmax(_nan_masked(a, where), axis=axis, keepdims=keepdims)
     return out if initial is None else ops.fmax(out, initial)
 
@@ -225,14 +239,10 @@ def nanmax(
 def nanmin(
     a: Any, axis: Axis = None, keepdims: bool = False, initial: Any = None, where: Any = True
 ) -> Tensor:
-    """``np.nanmin`` on Tensors."""
+    """``np.nanmin`` on Tensors (``where=`` needs ``initial=``, as in NumPy)."""
+    _identity_for_where("fmin", where, initial)
     out = ops.nanmin(_nan_masked(a, where), axis=axis, keepdims=keepdims)
     return out if initial is None else ops.fmin(out, initial)
-
-
-def _no_weights(weights: Any, op: str) -> None:
-    if weights is not None:
-        raise NotImplementedError(f"{op}: weights= is not supported on Tensors")
 
 
 def median(
@@ -254,11 +264,10 @@ def _quantile_function(op: Any, name: str) -> Any:
         a: Any, q: Any, axis: Axis = None, overwrite_input: bool = False,
         method: str = "linear", keepdims: bool = False, *, weights: Any = None,
     ) -> Tensor:  # fmt: skip
-        _no_weights(weights, name)
-        return op(a, q, axis=axis, method=method, keepdims=keepdims)
+        return op(a, q, axis=axis, method=method, keepdims=keepdims, weights=weights)
 
     quantile.__name__ = quantile.__qualname__ = name
-    quantile.__doc__ = f"``np.{name}`` on Tensors (without ``weights``)."
+    quantile.__doc__ = f"``np.{name}`` on Tensors (``weights`` with ``method='inverted_cdf'``)."
     return quantile
 
 

@@ -33,6 +33,12 @@ def _along_first(y: Any, axis: int, ndim: int) -> Any:
     return ops.moveaxis(y, 0, axis)
 
 
+def _first_row(end: Any, extra: tuple[int, ...]) -> Any:
+    """An endpoint (a scalar or an array that broadcasts to ``extra``, the shape of the
+    other endpoint's broadcast) as one row of samples, shape ``(1, *extra)``."""
+    return ops.reshape(ops.broadcast_to(end, extra), (1, *extra))
+
+
 def linspace(
     start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
     retstep: bool = False, dtype: Any = None, axis: int = 0, *, device: Any = None,
@@ -62,7 +68,7 @@ def linspace(
         y = steps * delta
     y = y + start
     if endpoint and num > 1:
-        y = ops.concatenate([y[:-1], ops.reshape(stop, (1, *extra))], axis=0)
+        y = ops.concatenate([y[:-1], _first_row(stop, extra)], axis=0)
     y = _along_first(y, axis, len(extra))
     if dtype is not None:
         y = ops.floor(y) if np.dtype(dtype).kind in "iu" else y
@@ -110,11 +116,11 @@ def geomspace(
     y = logspace(ops.log10(start), ops.log10(stop), num=num, endpoint=endpoint, base=10.0)
     extra = shape_of(y)[1:]
     if num > 0:
-        parts = [ops.reshape(start, (1, *extra))]
+        parts = [_first_row(start, extra)]
         if num > 2 or (num == 2 and not endpoint):
             parts.append(y[1:-1] if endpoint else y[1:])
         if num > 1 and endpoint:
-            parts.append(ops.reshape(stop, (1, *extra)))
+            parts.append(_first_row(stop, extra))
         y = ops.concatenate(parts, axis=0)
     y = _along_first(y * sign, axis, len(extra))
     return y if dtype is None else ops.astype(y, dtype)

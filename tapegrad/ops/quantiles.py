@@ -87,6 +87,39 @@ def _neighbours(n: np.ndarray, q: np.ndarray, method: str) -> tuple[Any, Any, An
     return index, index, np.zeros(np.shape(index))
 
 
+def _weighted_index(
+    weights: Any, data: np.ndarray, missing: np.ndarray, n: np.ndarray, qs: np.ndarray,
+    shape: tuple[int, ...], axes: tuple[int, ...], kept: list[int], op: str,
+) -> np.ndarray:  # fmt: skip
+    """Host indices into each sorted slice of NumPy's weighted ``inverted_cdf``: the first
+    order statistic whose cumulative weight reaches ``q`` of the slice's total (``weights``
+    of ``x``'s shape, or of its shape along ``axes``; weights at NaN count 0 in the nan*
+    variants, where ``missing`` marks them, and are otherwise kept as NumPy keeps them)."""
+    w = np.asarray(host_value(weights, f"numpy.{op}()"))
+    if w.shape != shape:
+        if w.shape != tuple(shape[d] for d in axes):
+            raise ValueError(
+                f"{op}: the shape of weights must be that of a, or that of a along axis"
+            )
+        w = np.transpose(w, np.argsort(axes)).reshape(
+            tuple(m if d in axes else 1 for d, m in enumerate(shape))
+        )
+    if np.any(w < 0):
+        raise ValueError(f"{op}: weights must be non-negative")
+    w = np.broadcast_to(w, shape).transpose((*kept, *axes)).reshape(data.shape)
+    w = np.where(missing, 0, w)
+    order = np.argsort(data, axis=-1)  # NaN last, as ops.sort orders them
+    cdf = np.cumsum(np.take_along_axis(w, order, axis=-1), axis=-1, dtype=np.float64)
+    total = cdf[..., -1:]
+    if np.any((total == 0) & (n[..., None] > 0)) or not np.all(np.isfinite(total)):
+        raise ValueError(f"{op}: weights included NaN, inf or were all zero")
+    cdf = (cdf / np.where(total == 0, 1, total)).astype(qs.dtype)
+    cdf[cdf == 0] = -1  # leading zero weights: q = 0 picks the first weighted element
+    # NumPy's searchsorted(cdf, q, side="left"): the count of cdf values below q
+    index = np.sum(cdf < qs[..., None], axis=-1)
+    return np.clip(index, 0, np.maximum(n - 1, 0)).astype(np.intp)
+
+
 def _lerp(a: Any, b: Any, t: Any, upper_half: np.ndarray) -> Any:
     """NumPy's lerp: ``a + (b - a) t``, from ``b``'s side where ``t >= 0.5`` (exact ends)."""
     difference = b - a
@@ -94,10 +127,15 @@ def _lerp(a: Any, b: Any, t: Any, upper_half: np.ndarray) -> Any:
 
 
 def _quantile(
-    x: ArrayLike, q: Any, axis: Axis, method: str, keepdims: bool, ignore_nan: bool, op: str
-) -> Tensor:
+    x: ArrayLike, q: Any, axis: Axis, method: str, keepdims: bool, ignore_nan: bool, op: str,
+    weights: Any = None,
+) -> Tensor:  # fmt: skip
     if method not in _CONTINUOUS and method not in _DISCRETE:
         raise ValueError(f"{op}: {method!r} is not a valid method")
+    if weights is not None and method != "inverted_cdf":
+        raise ValueError(f"{op}: only method 'inverted_cdf' supports weights (got {method!r})")
+    if weights is not None and axis is None and shape_of(weights) != shape_of(x):
+        raise TypeError(f"{op}: axis must be given when the shapes of a and weights differ")
     if is_complex(x):
         raise TypeError(f"{op}: a must be an array of real numbers (as NumPy's {op})")
     q_host = np.asarray(host_value(q, f"numpy.{op}()"))
@@ -119,7 +157,13 @@ def _quantile(
         q_host.dtype
     )
     qs = q_host.reshape(q_host.shape + (1,) * len(kept_shape))
-    lower, upper, weight = _neighbours(n, qs, method)
+    if weights is None:
+        lower, upper, weight = _neighbours(n, qs, method)
+    else:  # inverted_cdf of the weighted sample: one order statistic (no weight gradient)
+        lower = upper = _weighted_index(
+            weights, data, missing & ignore_nan, n, qs, shape, axes, kept, op
+        )
+        weight = np.zeros(lower.shape)
     out_shape = q_host.shape + kept_shape
     lower, upper = (np.broadcast_to(np.maximum(i, 0), out_shape) for i in (lower, upper))
     expanded = ops.reshape(ordered, (1,) * q_host.ndim + shape_of(ordered))
@@ -149,34 +193,39 @@ def _quantile(
 
 
 def quantile(
-    x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False
-) -> Tensor:
+    x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False,
+    *, weights: ArrayLike = None,
+) -> Tensor:  # fmt: skip
     """The ``q``-th quantiles (``0 <= q <= 1``) along ``axis``, by NumPy's ``method``s;
     differentiable in ``x`` (and in ``q`` for the continuous methods). A slice holding
-    NaN gives NaN, as in NumPy.
+    NaN gives NaN, as in NumPy. ``weights`` (``x``'s shape, or its shape along ``axis``;
+    only with ``method="inverted_cdf"``, as in NumPy) weigh the sample: the result is an
+    order statistic, piecewise constant in the weights (their gradient is 0).
 
     >>> import tapegrad as tg
     >>> tg.quantile(tg.tensor([1.0, 2.0, 3.0, 4.0]), 0.5).item()
     2.5
     """
-    return _quantile(x, q, axis, method, keepdims, False, "quantile")
+    return _quantile(x, q, axis, method, keepdims, False, "quantile", weights)
 
 
 def nanquantile(
-    x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False
-) -> Tensor:
+    x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False,
+    *, weights: ArrayLike = None,
+) -> Tensor:  # fmt: skip
     """:func:`quantile` of the non-NaN elements (NaN for an all-NaN slice).
 
     >>> import tapegrad as tg
     >>> tg.nanquantile(tg.tensor([1.0, float("nan"), 3.0]), 0.5)
     tensor(2., dtype=float64)
     """
-    return _quantile(x, q, axis, method, keepdims, True, "nanquantile")
+    return _quantile(x, q, axis, method, keepdims, True, "nanquantile", weights)
 
 
 def percentile(
-    x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False
-) -> Tensor:
+    x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False,
+    *, weights: ArrayLike = None,
+) -> Tensor:  # fmt: skip
     """The ``q``-th percentiles (``0 <= q <= 100``): :func:`quantile` of ``q / 100``.
 
     >>> import tapegrad as tg
@@ -185,19 +234,20 @@ def percentile(
     >>> tg.grad(lambda x: tg.percentile(x, 50))(tg.tensor([1.0, 2.0, 4.0]))
     tensor([0., 1., 0.], dtype=float64)
     """
-    return _quantile(x, _hundredths(q), axis, method, keepdims, False, "percentile")
+    return _quantile(x, _hundredths(q), axis, method, keepdims, False, "percentile", weights)
 
 
 def nanpercentile(
-    x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False
-) -> Tensor:
+    x: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear", keepdims: bool = False,
+    *, weights: ArrayLike = None,
+) -> Tensor:  # fmt: skip
     """:func:`percentile` of the non-NaN elements.
 
     >>> import tapegrad as tg
     >>> tg.nanpercentile(tg.tensor([1.0, float("nan"), 3.0]), 50)
     tensor(2., dtype=float64)
     """
-    return _quantile(x, _hundredths(q), axis, method, keepdims, True, "nanpercentile")
+    return _quantile(x, _hundredths(q), axis, method, keepdims, True, "nanpercentile", weights)
 
 
 def _hundredths(q: Any) -> Any:

@@ -69,8 +69,28 @@ def sort(
     """
     if order is not None:
         raise NotImplementedError("sort: order= (structured arrays) is not supported")
+    _check_sort_kind("sort", kind, stable)
     x, axis = _sort_axis(x, axis, "sort")
     return ops.take_along_axis(x, _argsort(x, axis=axis), axis)
+
+
+def _check_sort_kind(op: str, kind: str | None, stable: bool | None) -> None:
+    """NumPy's checks of ``kind=`` and ``stable=`` (every kind sorts to the same values)."""
+    if kind is not None and stable is not None:
+        raise ValueError(f"{op}: kind= and stable= cannot be given together, as in NumPy")
+    if kind is not None and (
+        not isinstance(kind, str) or kind[:1].lower() not in ("q", "h", "m", "s")
+    ):
+        raise ValueError(
+            f"{op}: kind must be one of 'quicksort', 'heapsort', 'stable' or 'mergesort',"
+            f" got {kind!r}"
+        )
+
+
+def _check_select_kind(op: str, kind: Any) -> None:
+    """NumPy's check of ``kind=``: partitions have one, 'introselect'."""
+    if kind != "introselect":
+        raise ValueError(f"{op}: kind must be 'introselect', got {kind!r}")
 
 
 def _argpartition_forward(xp: Any, x: Any, kth: Any, axis: int) -> Any:
@@ -104,6 +124,7 @@ def partition(
     >>> tg.partition(tg.tensor([3.0, 1.0, 2.0]), 1)
     tensor([1., 2., 3.], dtype=float64)
     """
+    _check_select_kind("partition", kind)
     x, axis = _sort_axis(x, axis, "partition")
     return ops.take_along_axis(x, _argpartition(x, kth=_static(kth), axis=axis), axis)
 
@@ -183,10 +204,27 @@ def unique(
         host, return_index=True, return_inverse=True, return_counts=True, axis=axis,
         equal_nan=equal_nan,
     )  # fmt: skip
+    if not sorted and not (return_index or return_inverse or return_counts):
+        index = _unsorted_index(host, index, axis, equal_nan)
     values = ops.take(ar, index, axis=axis)
     wanted = ((return_index, index), (return_inverse, inverse), (return_counts, counts))
     extras = [_integers(found, ar) for asked, found in wanted if asked]
     return (values, *extras) if extras else values
+
+
+def _unsorted_index(
+    host: np.ndarray, index: np.ndarray, axis: int | None, equal_nan: bool
+) -> np.ndarray:
+    """The first indices of the unique values in the order ``np.unique(..., sorted=False)``
+    gives them (a hash order for integers in NumPy 2.3+, else the sorted order), from the
+    first indices ``index`` in the sorted order."""
+    found = np.unique(host, axis=axis, equal_nan=equal_nan, sorted=False)
+    in_order = np.take(host, index, axis=axis)
+    if np.array_equal(found, in_order, equal_nan=in_order.dtype.kind in "fc"):
+        return index
+    if axis is not None:
+        raise NotImplementedError("numpy.unique: sorted=False with axis is not supported")
+    return index[np.searchsorted(in_order, found)]
 
 
 def _integers(found: np.ndarray, like: Any) -> Tensor:

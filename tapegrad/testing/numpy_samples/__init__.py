@@ -7,8 +7,9 @@ Each row is a :class:`Sample`: ``call(m, x, y)`` runs the function through the n
 tests/test_numpy_options.py checks every row: tapegrad's values equal NumPy's on the same
 input (dtype and shape too), the gradient equals central finite differences, and where the
 row says the function is twice differentiable, so does the second derivative. The rows are
-in one module per family (reductions, shapes, elementwise, products, linalg, fft), plain
-lists to read and grep; :data:`KEYWORDS_NOT_SAMPLED` says which keywords need no row.
+plain lists to read and grep, in one module per family (reductions, shapes, sets,
+elementwise, products, ufunc_methods, linalg, fft); :data:`KEYWORDS_NOT_SAMPLED` says which
+keywords need no row, and a :class:`Refusal` is a call that must raise.
 
 A user checking another NumPy-like namespace (or a build of tapegrad on another backend)
 can run the same rows::
@@ -28,6 +29,7 @@ from tapegrad.testing.numpy_samples import (
     linalg,
     products,
     reductions,
+    sets,
     shapes,
     ufunc_methods,
 )
@@ -49,7 +51,7 @@ SAMPLES: list[Sample] = [
     Sample(name, "default", call, name not in _NOT_TWICE) for name, call in DEFAULTS.items()
 ]
 REFUSALS: list[Refusal] = []
-for _family in (reductions, shapes, elementwise, products, ufunc_methods, linalg, fft):
+for _family in (reductions, shapes, sets, elementwise, products, ufunc_methods, linalg, fft):
     SAMPLES += _family.ROWS
     REFUSALS += getattr(_family, "REFUSALS", [])
 

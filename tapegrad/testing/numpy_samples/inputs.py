@@ -30,8 +30,9 @@ class Sample(NamedTuple):
 
 
 class Refusal(NamedTuple):
-    """An option tapegrad does not differentiate: ``call(tapegrad.numpy, x, y)`` raises
-    ``error`` with a message that contains ``option`` (the keyword, so the user sees which)."""
+    """A call that raises: an option tapegrad does not take on Tensors, or a value NumPy
+    refuses too (tapegrad once accepted it). ``call(tapegrad.numpy, x, y)`` raises ``error``
+    with a message that contains the keyword of ``option``, so the user sees which."""
 
     name: str
     option: str
