@@ -16,14 +16,17 @@ array([[ 7.389056, 12.696481],
        [12.696481, 20.085537]])
 """
 
-from tapegrad.scipy.linalg.basic import solve
-from tapegrad.scipy.linalg.decomp import eigh, eigvalsh
-from tapegrad.scipy.linalg.lu import lu_factor, lu_solve
-from tapegrad.scipy.linalg.matfuncs import expm, solve_sylvester, sqrtm
-from tapegrad.scipy.linalg.special_matrices import block_diag
-from tapegrad.scipy.linalg.triangular import cho_factor, cho_solve, cholesky, solve_triangular
+# Each module lists its public names in its __all__; this namespace is their union.
+from tapegrad.scipy.linalg import basic, decomp, lu, matfuncs, special_matrices, triangular
+from tapegrad.scipy.linalg.basic import *  # noqa: F403
+from tapegrad.scipy.linalg.decomp import *  # noqa: F403
+from tapegrad.scipy.linalg.lu import *  # noqa: F403
+from tapegrad.scipy.linalg.matfuncs import *  # noqa: F403
+from tapegrad.scipy.linalg.special_matrices import *  # noqa: F403
+from tapegrad.scipy.linalg.triangular import *  # noqa: F403
 
-__all__ = [
-    "block_diag", "cho_factor", "cho_solve", "cholesky", "eigh", "eigvalsh", "expm",
-    "lu_factor", "lu_solve", "solve", "solve_sylvester", "solve_triangular", "sqrtm",
-]  # fmt: skip
+__all__ = sorted(
+    name
+    for module in (basic, decomp, lu, matfuncs, special_matrices, triangular)
+    for name in module.__all__
+)

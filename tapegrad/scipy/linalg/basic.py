@@ -11,6 +11,8 @@ from tapegrad.linalg._matrix import as_input, mH, triangle
 from tapegrad.ops.primitive import shape_of
 from tapegrad.scipy._dispatch import plain_calls_scipy
 
+__all__ = ["solve"]
+
 ArrayLike = Any
 
 # SciPy's names for the structure of ``a``; the ones that read one triangle of it.

@@ -11,6 +11,8 @@ from tapegrad import linalg
 from tapegrad.core.tensor import Tensor
 from tapegrad.scipy._dispatch import plain_calls_scipy
 
+__all__ = ["eigh", "eigvalsh"]
+
 ArrayLike = Any
 
 

@@ -21,6 +21,8 @@ from tapegrad.ops.primitive import Primitive, raw, shape_of
 from tapegrad.scipy._dispatch import kernel, plain_calls_scipy
 from tapegrad.scipy.linalg.triangular import solve_triangular
 
+__all__ = ["lu_factor", "lu_solve"]
+
 ArrayLike = Any
 
 

@@ -22,6 +22,8 @@ from tapegrad.linalg._matrix import mH
 from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
 from tapegrad.scipy._dispatch import kernel, plain_calls_scipy
 
+__all__ = ["expm", "solve_sylvester", "sqrtm"]
+
 ArrayLike = Any
 
 

@@ -10,6 +10,8 @@ from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import shape_of
 from tapegrad.scipy._dispatch import plain_calls_scipy
 
+__all__ = ["block_diag"]
+
 ArrayLike = Any
 
 

@@ -16,6 +16,8 @@ from tapegrad.linalg.solvers import solve_triangular as _solve_triangular
 from tapegrad.ops.primitive import shape_of
 from tapegrad.scipy._dispatch import plain_calls_scipy
 
+__all__ = ["cho_factor", "cho_solve", "cholesky", "solve_triangular"]
+
 ArrayLike = Any
 
 _TRANS = {0: 0, "N": 0, 1: 1, "T": 1, 2: 2, "C": 2}
