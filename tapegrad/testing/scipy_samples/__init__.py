@@ -38,4 +38,6 @@ KEYWORDS_NOT_SAMPLED = {
     "check_finite": "raises ValueError on inf or NaN, as SciPy (tests/scipy/test_scipy_linalg.py)",
     "lapack_driver": "which LAPACK routine computes the same factorization",
     "driver": "as lapack_driver",
+    "disp": "deprecated by SciPy (1.16): accepted and ignored",
+    "blocksize": "deprecated by SciPy (1.16): accepted and ignored",
 }
