@@ -17,16 +17,16 @@ array([[ 7.389056, 12.696481],
 """
 
 # Each module lists its public names in its __all__; this namespace is their union.
-from tapegrad.scipy.linalg import basic, decomp, lu, matfuncs, special_matrices, triangular
+from tapegrad.scipy.linalg import basic, decomp, decomp_lu, matfuncs, special_matrices, triangular
 from tapegrad.scipy.linalg.basic import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp import *  # noqa: F403
-from tapegrad.scipy.linalg.lu import *  # noqa: F403
+from tapegrad.scipy.linalg.decomp_lu import *  # noqa: F403
 from tapegrad.scipy.linalg.matfuncs import *  # noqa: F403
 from tapegrad.scipy.linalg.special_matrices import *  # noqa: F403
 from tapegrad.scipy.linalg.triangular import *  # noqa: F403
 
 __all__ = sorted(
     name
-    for module in (basic, decomp, lu, matfuncs, special_matrices, triangular)
+    for module in (basic, decomp, decomp_lu, matfuncs, special_matrices, triangular)
     for name in module.__all__
 )

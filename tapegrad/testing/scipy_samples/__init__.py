@@ -16,17 +16,18 @@ from tapegrad.testing.numpy_samples.inputs import MASK, Refusal, Sample, X, Y
 from tapegrad.testing.scipy_samples import (
     linalg_basic,
     linalg_decomp,
+    linalg_factor,
     linalg_matfuncs,
     linalg_special,
 )
 
 __all__ = ["FUNCTIONS", "KEYWORDS_NOT_SAMPLED", "MASK", "REFUSALS", "SAMPLES", "X", "Y"]
-__all__ += ["Refusal", "Sample"]
+__all__ += ["Refusal", "Sample", "markdown", "options"]
 
 SAMPLES: list[Sample] = []
 REFUSALS: list[Refusal] = []
 FUNCTIONS: list[str] = []  # "linalg.solve": the functions whose every keyword has a row
-for _family in (linalg_basic, linalg_decomp, linalg_matfuncs, linalg_special):
+for _family in (linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, linalg_special):
     SAMPLES += _family.ROWS
     REFUSALS += getattr(_family, "REFUSALS", [])
     FUNCTIONS += _family.FUNCTIONS
@@ -41,3 +42,20 @@ KEYWORDS_NOT_SAMPLED = {
     "disp": "deprecated by SciPy (1.16): accepted and ignored",
     "blocksize": "deprecated by SciPy (1.16): accepted and ignored",
 }
+
+
+def options() -> dict[str, list[str]]:
+    """``"linalg.solve" -> the options its rows exercise``, in the table's order."""
+    out: dict[str, list[str]] = {}
+    for row in SAMPLES:
+        out.setdefault(row.name, []).append(row.option)
+    for refusal in REFUSALS:
+        out.setdefault(refusal.name, []).append(f"{refusal.option}: raises")
+    return out
+
+
+def markdown() -> str:
+    """docs/scipy-coverage.md: the coverage table with each function's options beside it."""
+    from tapegrad.scipy import coverage
+
+    return coverage.markdown(checked=options())

@@ -1,4 +1,4 @@
-"""LU factorization with partial pivoting: lu_factor lu_solve.
+"""LU factorization with partial pivoting: lu, lu_factor, lu_solve.
 
 ``lu_factor`` returns SciPy's compact ``(lu, piv)``: ``L`` (unit diagonal) below the
 diagonal of ``lu``, ``U`` on and above it, and LAPACK's row interchanges ``piv``, which
@@ -21,7 +21,7 @@ from tapegrad.ops.primitive import Primitive, raw, shape_of
 from tapegrad.scipy._dispatch import kernel, plain_calls_scipy
 from tapegrad.scipy.linalg.triangular import solve_triangular
 
-__all__ = ["lu_factor", "lu_solve"]
+__all__ = ["lu", "lu_factor", "lu_solve"]
 
 ArrayLike = Any
 
@@ -135,3 +135,46 @@ def lu_solve(
         z = solve_triangular(unit_lower, y, trans=1, lower=True, unit_diagonal=True)
         x = _take_rows(z, _inverse(perm))
     return ops.squeeze(x, -1) if vector else x
+
+
+@plain_calls_scipy("linalg")
+def lu(
+    a: ArrayLike,
+    permute_l: bool = False,
+    overwrite_a: bool = False,
+    check_finite: bool = True,
+    p_indices: bool = False,
+) -> tuple[Any, ...]:
+    """``p, l, u`` with ``a = p @ l @ u`` for square ``a`` (batched), as SciPy: ``l`` unit
+    lower triangular, ``u`` upper, ``p`` a permutation matrix (row indices with
+    ``p_indices``: ``a = l[p] @ u``), or ``(p @ l, u)`` with ``permute_l``. ``l`` and ``u`` are differentiable (through :func:`lu_factor`'s
+    rule); the permutation is a constant.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.linalg import lu
+    >>> p, l, u = lu(tg.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    >>> p.numpy(), l.numpy().round(4)
+    (array([[0., 1.],
+           [1., 0.]]), array([[1.    , 0.    ],
+           [0.3333, 1.    ]]))
+    """
+    a = ops.asarray(a)
+    shape = shape_of(a)
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise NotImplementedError(
+            f"lu: rectangular matrices are not supported on Tensors (got shape {shape}); "
+            "lu_factor and lu take square ones"
+        )
+    if check_finite and not bool(ops.all(ops.isfinite(a))):
+        raise ValueError("lu: array must not contain infs or NaNs")
+    packed, piv = lu_factor(a)
+    perm = _permutation(piv)  # a[perm] = L U
+    unit_lower = triangle(packed, True, k=-1) + eye_like(packed)
+    upper = triangle(packed, False)
+    if permute_l:
+        return _take_rows(unit_lower, _inverse(perm)), upper
+    if p_indices:  # SciPy's p with a = l[p] @ u
+        return ops.asarray(_inverse(perm).astype(np.int32), like=a), unit_lower, upper
+    eye = np.eye(shape[-1], dtype=backend.to_host(raw(a)).dtype)
+    p = np.take(eye, perm, axis=0)  # rows of the identity in perm order: p.T @ a = a[perm]
+    return ops.asarray(np.swapaxes(p, -1, -2).copy(), like=a), unit_lower, upper
