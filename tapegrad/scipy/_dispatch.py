@@ -64,7 +64,7 @@ def _plain(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
         return not holds_tensor(value)
     return not isinstance(value, Tensor) and (
-        type(value) is np.ndarray or not hasattr(value, "__array_namespace__")
+        isinstance(value, (np.ndarray, np.generic)) or not hasattr(value, "__array_namespace__")
     )
 
 

@@ -2,14 +2,14 @@
 and ``scipy.stats``: differentiable, no gradient, or not supported (with the reason). The
 table of docs/scipy-coverage.md, as tapegrad/numpy/coverage.py is docs/numpy.md's.
 
-A name is **differentiable** when tapegrad.scipy's module has it (a function that records
-on the tape; on plain arrays it is SciPy's own), unless :data:`PLAIN_ONLY` says it takes
-Tensors without a gradient; **no gradient** when SciPy's function takes no array to
-differentiate or gives integers or booleans (:data:`NO_GRADIENT`, and every ufunc of
-``scipy.special`` whose loops all give integer or boolean outputs); **not supported**
-otherwise: tapegrad.scipy lacks it (use SciPy's on plain arrays). The sample calls listed
-beside each function live a layer up, in tapegrad/testing/scipy_samples, which also writes
-the page::
+A name is **differentiable** when tapegrad.scipy's module defines it (in its ``__all__``: a
+function that records on the tape; on plain arrays it is SciPy's own), unless
+:data:`PLAIN_ONLY` says it takes Tensors without a gradient; **no gradient** when SciPy's
+function takes no array to differentiate or gives integers or booleans (:data:`NO_GRADIENT`,
+and every ufunc of ``scipy.special`` whose loops all give integer or boolean outputs); **not
+supported** otherwise: tapegrad.scipy's module hands out SciPy's own object, for plain
+arrays. The sample calls listed beside each function live a layer up, in
+tapegrad/testing/scipy_samples, which also writes the page::
 
     python -m tapegrad.testing.scipy_samples > docs/scipy-coverage.md
 """
@@ -33,8 +33,12 @@ MODULES = ("linalg", "special", "stats")
 # "module.name" -> why tapegrad.scipy has the name but no gradient through it.
 PLAIN_ONLY = {
     "linalg.funm": "SciPy's on plain arrays; NotImplementedError on Tensors (an arbitrary func)",
-    "linalg.signm": "SciPy's on plain arrays; NotImplementedError on Tensors (not built yet)",
-}
+    **dict.fromkeys(
+        ["linalg.signm", "linalg.schur", "linalg.hessenberg", "linalg.rsf2csf",
+         "linalg.qr_multiply"],
+        "SciPy's on plain arrays; NotImplementedError on Tensors (no rule yet)",
+    ),
+}  # fmt: skip
 
 # "module.name" -> note, for SciPy functions that take no array to differentiate.
 NO_GRADIENT_NAMES = {
@@ -97,10 +101,10 @@ def classify(module: str) -> dict[str, tuple[str, str]]:
         full = f"{module}.{name}"
         if full in PLAIN_ONLY:
             out[full] = (NO_GRADIENT, PLAIN_ONLY[full])
-        elif hasattr(ours, name):
-            out[full] = (DIFFERENTIABLE, "")
         elif full in NO_GRADIENT_NAMES:
             out[full] = (NO_GRADIENT, f"SciPy's own: {NO_GRADIENT_NAMES[full]}")
+        elif name in ours.__all__:
+            out[full] = (DIFFERENTIABLE, "")
         elif _integer_ufunc(value):
             out[full] = (NO_GRADIENT, "SciPy's own: integer or boolean values")
         elif isinstance(value, type):

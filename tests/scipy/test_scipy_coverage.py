@@ -31,8 +31,8 @@ def test_every_sampled_name_is_a_differentiable_scipy_function():
     rows = {
         name: kind for m in coverage.MODULES for name, (kind, _) in coverage.classify(m).items()
     }
-    for name in scipy_samples.FUNCTIONS:
-        assert rows.get(name) == coverage.DIFFERENTIABLE, name
+    for name in scipy_samples.FUNCTIONS:  # differentiable, or SciPy's with a refusal
+        assert rows.get(name) == coverage.DIFFERENTIABLE or name in coverage.PLAIN_ONLY, name
     for row in scipy_samples.REFUSALS:
         assert row.name in rows, row.name
 

@@ -187,11 +187,6 @@ def test_eigh(problem, lower, backend):
     np.testing.assert_allclose(linalg.eigvalsh(backend.tensor(a), lower=lower).numpy(), w_ref)
 
 
-def test_eigh_generalized_problem_is_not_supported():
-    with pytest.raises(NotImplementedError, match="eigh: the generalized problem"):
-        linalg.eigh(tg.eye(2), tg.eye(2))
-
-
 @given(seed=st.integers(0, 2**32 - 1))
 def test_block_diag(seed, backend):
     rng = np.random.default_rng(seed)

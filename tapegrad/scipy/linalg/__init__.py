@@ -16,17 +16,39 @@ array([[ 7.389056, 12.696481],
        [12.696481, 20.085537]])
 """
 
-# Each module lists its public names in its __all__; this namespace is their union.
-from tapegrad.scipy.linalg import basic, decomp, decomp_lu, matfuncs, special_matrices, triangular
+# Each module lists its public names in its __all__; this namespace is their union, and
+# any other name of scipy.linalg is SciPy's own object (docs/scipy-coverage.md says which).
+import scipy.linalg as _scipy_linalg
+
+from tapegrad.scipy.linalg import (
+    basic,
+    constant_matrices,
+    decomp,
+    decomp_lu,
+    decomp_svd,
+    matfuncs,
+    special_matrices,
+    triangular,
+)
 from tapegrad.scipy.linalg.basic import *  # noqa: F403
+from tapegrad.scipy.linalg.constant_matrices import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp_lu import *  # noqa: F403
+from tapegrad.scipy.linalg.decomp_svd import *  # noqa: F403
 from tapegrad.scipy.linalg.matfuncs import *  # noqa: F403
 from tapegrad.scipy.linalg.special_matrices import *  # noqa: F403
 from tapegrad.scipy.linalg.triangular import *  # noqa: F403
 
-__all__ = sorted(
-    name
-    for module in (basic, decomp, decomp_lu, matfuncs, special_matrices, triangular)
-    for name in module.__all__
-)
+_MODULES = (basic, constant_matrices, decomp, decomp_lu, decomp_svd, matfuncs, special_matrices,
+            triangular)  # fmt: skip
+__all__ = sorted(name for module in _MODULES for name in module.__all__)
+
+
+def __getattr__(name: str) -> object:
+    """SciPy's own object for a name tapegrad does not define (it takes plain arrays)."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    try:
+        return getattr(_scipy_linalg, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

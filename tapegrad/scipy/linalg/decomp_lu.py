@@ -145,10 +145,11 @@ def lu(
     check_finite: bool = True,
     p_indices: bool = False,
 ) -> tuple[Any, ...]:
-    """``p, l, u`` with ``a = p @ l @ u`` for square ``a`` (batched), as SciPy: ``l`` unit
-    lower triangular, ``u`` upper, ``p`` a permutation matrix (row indices with
-    ``p_indices``: ``a = l[p] @ u``), or ``(p @ l, u)`` with ``permute_l``. ``l`` and ``u`` are differentiable (through :func:`lu_factor`'s
-    rule); the permutation is a constant.
+    """``p, l, u`` with ``a = p @ l @ u`` for square ``a`` (batched), as SciPy: ``l``
+    unit lower triangular, ``u`` upper, ``p`` a permutation matrix (row indices with
+    ``p_indices``: ``a = l[p] @ u``), or ``(p @ l, u)`` with ``permute_l``. ``l`` and
+    ``u`` are differentiable (through :func:`lu_factor`'s rule); the permutation is a
+    constant.
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.linalg import lu

@@ -143,3 +143,15 @@ _numpy_protocol.register_ufuncs(
         _scipy_special.yv: yv,
     }
 )
+
+
+def __getattr__(name: str) -> object:
+    """SciPy's own object for a name tapegrad does not define (it takes plain arrays)."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    import scipy.special
+
+    try:
+        return getattr(scipy.special, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

@@ -44,3 +44,15 @@ __all__ = [
     "Distribution", "Frozen", "bernoulli", "beta", "binom", "chi2", "dirichlet", "gamma",
     "multivariate_normal", "norm", "poisson", "t",
 ]  # fmt: skip
+
+
+def __getattr__(name: str) -> object:
+    """SciPy's own object for a name tapegrad does not define (it takes plain arrays)."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    import scipy.stats
+
+    try:
+        return getattr(scipy.stats, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

@@ -36,6 +36,7 @@ for _family in (linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, lin
 KEYWORDS_NOT_SAMPLED = {
     "overwrite_a": "SciPy may reuse the input's memory; Tensors are never overwritten",
     "overwrite_b": "as overwrite_a",
+    "overwrite_ab": "as overwrite_a",
     "check_finite": "raises ValueError on inf or NaN, as SciPy (tests/scipy/test_scipy_linalg.py)",
     "lapack_driver": "which LAPACK routine computes the same factorization",
     "driver": "as lapack_driver",
