@@ -16,6 +16,8 @@ pytest.importorskip("scipy", reason="the scipy extra is not installed")
 
 import scipy  # noqa: E402
 import scipy.linalg  # noqa: E402, F401  (m.linalg for m = scipy)
+import scipy.special  # noqa: E402, F401
+import scipy.stats  # noqa: E402, F401
 
 import tapegrad as tg  # noqa: E402
 import tapegrad.scipy as tscipy  # noqa: E402

@@ -18,7 +18,10 @@ from tapegrad.testing.scipy_samples import (
     linalg_decomp,
     linalg_factor,
     linalg_matfuncs,
+    linalg_more,
     linalg_special,
+    special,
+    stats,
 )
 
 __all__ = ["FUNCTIONS", "KEYWORDS_NOT_SAMPLED", "MASK", "REFUSALS", "SAMPLES", "X", "Y"]
@@ -27,7 +30,10 @@ __all__ += ["Refusal", "Sample", "markdown", "options"]
 SAMPLES: list[Sample] = []
 REFUSALS: list[Refusal] = []
 FUNCTIONS: list[str] = []  # "linalg.solve": the functions whose every keyword has a row
-for _family in (linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, linalg_special):
+for _family in (
+    linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, linalg_special, linalg_more,
+    special, stats,
+):  # fmt: skip
     SAMPLES += _family.ROWS
     REFUSALS += getattr(_family, "REFUSALS", [])
     FUNCTIONS += _family.FUNCTIONS
