@@ -193,7 +193,10 @@ COMPLEX_CHECKED = {
         _LINALG,
     ),  # fmt: skip
     **dict.fromkeys(["fft", "rfft", "irfft"], "tests/fft/test_fft_transforms.py"),
-    **dict.fromkeys(["expm", "sqrtm", "solve_sylvester"], "tests/scipy/test_scipy_linalg.py"),
+    **dict.fromkeys(
+        ["expm", "sqrtm", "solve_sylvester", "logm", "solve_discrete_lyapunov"],
+        "tests/scipy/test_scipy_linalg.py",
+    ),
     "convolve": "tests/scipy/test_scipy_signal.py",
     "roots": "tests/ops/test_grids.py (tg.roots at a repeated root)",
     "identity": "tests/test_complex_engine.py (tg.grad of complex arguments)",

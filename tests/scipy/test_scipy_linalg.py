@@ -224,6 +224,23 @@ def test_matrix_functions_on_complex_matrices(problem):
         inputs = [tg.tensor(v) for v in (a, b, q)]
         gradcheck(linalg.solve_sylvester, inputs)
         gradgradcheck(linalg.solve_sylvester, inputs)
+        small = tg.tensor(a * 0.2)  # spectral radius below 1
+        np.testing.assert_allclose(
+            linalg.solve_discrete_lyapunov(small, inputs[2]).numpy(),
+            sl.solve_discrete_lyapunov(a * 0.2, q),
+            rtol=1e-10,
+        )
+        gradcheck(linalg.solve_discrete_lyapunov, [small, inputs[2]])
+    np.testing.assert_allclose(linalg.logm(tg.tensor(a)).numpy(), _logm(a), rtol=1e-10)
+    gradcheck(linalg.logm, [tg.tensor(a)])
+    gradcheck(linalg.cosm, [tg.tensor(a * 0.5)])
+
+
+def _logm(a):
+    """SciPy's logm, matrix by matrix (it takes one)."""
+    if a.ndim == 2:
+        return sl.logm(a)
+    return np.stack([sl.logm(m) for m in a.reshape((-1,) + a.shape[-2:])]).reshape(a.shape)
 
 
 # --- solve -----------------------------------------------------------------------------------
