@@ -264,7 +264,13 @@ def sinm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
 
 @plain_calls_scipy("linalg")
 def tanm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
-    """The matrix tangent, ``cosm(A)⁻¹ sinm(A)``."""
+    """The matrix tangent, ``cosm(A)⁻¹ sinm(A)``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.linalg import tanm
+    >>> tanm(tg.tensor([[0.5]])).numpy().round(6)
+    array([[0.546302]])
+    """
     from tapegrad import linalg
 
     a = _square("tanm", A)
@@ -273,21 +279,39 @@ def tanm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
 
 @plain_calls_scipy("linalg")
 def coshm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
-    """The matrix hyperbolic cosine, ``(expm(A) + expm(-A)) / 2``."""
+    """The matrix hyperbolic cosine, ``(expm(A) + expm(-A)) / 2``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.linalg import coshm
+    >>> coshm(tg.tensor([[0.0]])).numpy()
+    array([[1.]])
+    """
     a = _square("coshm", A)
     return (expm(a) + expm(-a)) * 0.5
 
 
 @plain_calls_scipy("linalg")
 def sinhm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
-    """The matrix hyperbolic sine, ``(expm(A) - expm(-A)) / 2``."""
+    """The matrix hyperbolic sine, ``(expm(A) - expm(-A)) / 2``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.linalg import sinhm
+    >>> sinhm(tg.tensor([[0.0]])).numpy()
+    array([[0.]])
+    """
     a = _square("sinhm", A)
     return (expm(a) - expm(-a)) * 0.5
 
 
 @plain_calls_scipy("linalg")
 def tanhm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
-    """The matrix hyperbolic tangent, ``coshm(A)⁻¹ sinhm(A)``."""
+    """The matrix hyperbolic tangent, ``coshm(A)⁻¹ sinhm(A)``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.linalg import tanhm
+    >>> tanhm(tg.tensor([[0.5]])).numpy().round(6)
+    array([[0.462117]])
+    """
     from tapegrad import linalg
 
     a = _square("tanhm", A)
@@ -317,7 +341,13 @@ def khatri_rao(a: ArrayLike, b: ArrayLike) -> Tensor:
 @plain_calls_scipy("linalg")
 def solve_continuous_lyapunov(a: ArrayLike, q: ArrayLike) -> Tensor:
     """``x`` with ``a x + x aᴴ = q``: :func:`solve_sylvester` with ``b = aᴴ``, as SciPy
-    solves it; differentiable in ``a`` and ``q``."""
+    solves it; differentiable in ``a`` and ``q``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.linalg import solve_continuous_lyapunov
+    >>> solve_continuous_lyapunov(tg.tensor([[2.0]]), tg.tensor([[8.0]])).numpy()
+    array([[2.]])
+    """
     a = _square("solve_continuous_lyapunov", a)
     return solve_sylvester(a, mH(a), q)
 
@@ -363,7 +393,14 @@ def solve_discrete_lyapunov(a: ArrayLike, q: ArrayLike, method: str | None = Non
 def funm(A: ArrayLike, func: Any, disp: bool = True) -> Any:  # noqa: N803 - SciPy's name
     """SciPy's ``funm`` (Schur-Parlett) on plain arrays. On a Tensor it raises
     NotImplementedError: ``func`` is any Python function of arrays, whose derivative
-    tapegrad cannot see; write the matrix function with expm, logm, sqrtm or solves."""
+    tapegrad cannot see; write the matrix function with expm, logm, sqrtm or solves.
+
+    >>> import numpy as np
+    >>> from tapegrad.scipy.linalg import funm
+    >>> funm(np.array([[1.0, 0.0], [0.0, 2.0]]), np.exp).round(4)
+    array([[2.7183, 0.    ],
+           [0.    , 7.3891]])
+    """
     raise NotImplementedError(
         "funm: no gradient through an arbitrary func on Tensors; build the matrix function "
         "from expm, logm, sqrtm, fractional_matrix_power or solves"
@@ -373,5 +410,12 @@ def funm(A: ArrayLike, func: Any, disp: bool = True) -> Any:  # noqa: N803 - Sci
 @plain_calls_scipy("linalg")
 def signm(A: ArrayLike, disp: Any = True) -> Any:  # noqa: N803 - SciPy's name
     """SciPy's matrix sign function on plain arrays; on a Tensor NotImplementedError (its
-    derivative, a Sylvester equation in sign(A), is not built yet)."""
+    derivative, a Sylvester equation in sign(A), is not built yet).
+
+    >>> import numpy as np
+    >>> from tapegrad.scipy.linalg import signm
+    >>> signm(np.array([[2.0, 0.0], [0.0, -3.0]]))
+    array([[ 1.,  0.],
+           [ 0., -1.]])
+    """
     raise NotImplementedError("signm: not differentiable on Tensors yet")
