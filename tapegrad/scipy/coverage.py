@@ -38,6 +38,17 @@ PLAIN_ONLY = {
          "linalg.qr_multiply"],
         "SciPy's on plain arrays; NotImplementedError on Tensors (no rule yet)",
     ),
+    "linalg.ldl": "SciPy's on plain arrays; NotImplementedError on Tensors (Bunch-Kaufman "
+    "pivot blocks: no rule yet)",
+    **dict.fromkeys(
+        ["linalg.qz", "linalg.ordqz", "linalg.cossin"],
+        "SciPy's on plain arrays; NotImplementedError on Tensors (no rule yet)",
+    ),
+    **dict.fromkeys(
+        ["linalg.qr_update", "linalg.qr_insert", "linalg.qr_delete"],
+        "SciPy's on plain arrays; NotImplementedError on Tensors (differentiate qr of the "
+        "new matrix)",
+    ),
 }  # fmt: skip
 
 # "module.name" -> note, for SciPy functions that take no array to differentiate.
@@ -60,8 +71,7 @@ NO_GRADIENT_NAMES = {
                                   "mathieu_odd_coef", "roots_legendre", "roots_chebyt",
                                   "roots_hermite", "roots_laguerre", "roots_jacobi",
                                   "geterr", "seterr", "errstate", "bernoulli", "euler",
-                                  "factorial", "factorial2", "factorialk", "comb", "perm",
-                                  "stirling2")],
+                                  "factorial2", "factorialk", "perm", "stirling2")],
         "zeros, roots, coefficients, integer counts and settings",
     ),
 }  # fmt: skip

@@ -27,7 +27,9 @@ from tapegrad.scipy.linalg import (
     decomp_lu,
     decomp_svd,
     matfuncs,
+    riccati,
     special_matrices,
+    structured,
     triangular,
 )
 from tapegrad.scipy.linalg.basic import *  # noqa: F403
@@ -36,11 +38,13 @@ from tapegrad.scipy.linalg.decomp import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp_lu import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp_svd import *  # noqa: F403
 from tapegrad.scipy.linalg.matfuncs import *  # noqa: F403
+from tapegrad.scipy.linalg.riccati import *  # noqa: F403
 from tapegrad.scipy.linalg.special_matrices import *  # noqa: F403
+from tapegrad.scipy.linalg.structured import *  # noqa: F403
 from tapegrad.scipy.linalg.triangular import *  # noqa: F403
 
-_MODULES = (basic, constant_matrices, decomp, decomp_lu, decomp_svd, matfuncs, special_matrices,
-            triangular)  # fmt: skip
+_MODULES = (basic, constant_matrices, decomp, decomp_lu, decomp_svd, matfuncs, riccati,
+            special_matrices, structured, triangular)  # fmt: skip
 __all__ = sorted(name for module in _MODULES for name in module.__all__)
 
 

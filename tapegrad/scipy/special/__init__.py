@@ -46,6 +46,16 @@ from tapegrad.scipy.special.bessel import (
     yn,
     yv,
 )
+from tapegrad.scipy.special.combinatorics import (
+    bernoulli,
+    binom,
+    boxcox,
+    boxcox1p,
+    comb,
+    factorial,
+    gammasgn,
+    loggamma,
+)
 from tapegrad.scipy.special.error import (
     erfc,
     erfcinv,
@@ -70,8 +80,19 @@ from tapegrad.scipy.special.gamma import (
     rgamma,
     zeta,
 )
+from tapegrad.scipy.special.hypergeometric import hyp1f1, hyp2f1
 from tapegrad.scipy.special.incomplete import betainc, gammainc, gammaincc, stdtr
 from tapegrad.scipy.special.information import entr, kl_div, rel_entr, xlog1py, xlogy
+from tapegrad.scipy.special.integrals import (
+    dawsn,
+    expn,
+    fresnel,
+    owens_t,
+    shichi,
+    sici,
+    spence,
+    wofz,
+)
 from tapegrad.scipy.special.logistic import expit, log_expit, log_softmax, logit, logsumexp, softmax
 
 # tapegrad.ops's i0, i1 and erf (tg.i0 ...), SciPy's own for plain arrays as the rest here.
@@ -80,22 +101,29 @@ i1 = _plain_calls_scipy("special")(_bessel.i1)
 erf = _plain_calls_scipy("special")(_erf.erf)
 
 __all__ = [
-    "beta", "betainc", "betaln", "digamma", "entr", "erf", "erfc", "erfcinv", "erfcx",
-    "erfinv", "exp1", "expi", "expit", "gamma", "gammainc", "gammaincc", "gammaln", "i0",
-    "i0e", "i1", "i1e", "iv", "ive", "j0", "j1", "jn", "jv", "k0", "k0e", "k1", "k1e",
-    "kl_div", "kv", "kve", "log_expit", "log_ndtr", "log_softmax", "logit", "logsumexp",
-    "multigammaln", "ndtr", "ndtri", "poch", "polygamma", "psi", "rel_entr", "rgamma",
-    "sinc", "softmax", "stdtr", "xlog1py", "xlogy", "y0", "y1", "yn", "yv", "zeta",
+    "bernoulli", "beta", "betainc", "betaln", "binom", "boxcox", "boxcox1p", "comb", "dawsn",
+    "digamma", "entr", "erf", "erfc", "erfcinv", "erfcx", "erfinv", "exp1", "expi", "expit",
+    "expn", "factorial", "fresnel", "gamma", "gammainc", "gammaincc", "gammaln", "gammasgn",
+    "hyp1f1", "hyp2f1", "i0", "i0e", "i1", "i1e", "iv", "ive", "j0", "j1", "jn", "jv", "k0",
+    "k0e", "k1", "k1e", "kl_div", "kv", "kve", "log_expit", "log_ndtr", "log_softmax",
+    "loggamma", "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "owens_t", "poch",
+    "polygamma", "psi", "rel_entr", "rgamma", "shichi", "sici", "sinc", "softmax", "spence",
+    "stdtr", "wofz", "xlog1py", "xlogy", "y0", "y1", "yn", "yv", "zeta",
 ]  # fmt: skip
 
 # scipy.special's ufuncs -> these functions, for ``scipy.special.gammaln(tensor)``.
-# (polygamma, zeta, logsumexp, softmax, multigammaln are Python functions in SciPy: they
-# convert Tensors to arrays, which tapegrad refuses inside a recording tape.)
+# (polygamma, zeta, logsumexp, softmax, multigammaln, factorial, comb, bernoulli are Python
+# functions in SciPy: they convert Tensors to arrays, which tapegrad refuses inside a
+# recording tape.)
 _numpy_protocol.register_ufuncs(
     {
         _scipy_special.beta: beta,
         _scipy_special.betainc: betainc,
         _scipy_special.betaln: betaln,
+        _scipy_special.binom: binom,
+        _scipy_special.boxcox: boxcox,
+        _scipy_special.boxcox1p: boxcox1p,
+        _scipy_special.dawsn: dawsn,
         _scipy_special.digamma: digamma,  # also scipy.special.psi
         _scipy_special.entr: entr,
         _scipy_special.erf: erf,
@@ -106,10 +134,15 @@ _numpy_protocol.register_ufuncs(
         _scipy_special.exp1: exp1,
         _scipy_special.expi: expi,
         _scipy_special.expit: expit,
+        _scipy_special.expn: expn,
+        _scipy_special.fresnel: fresnel,
         _scipy_special.gamma: gamma,
         _scipy_special.gammainc: gammainc,
         _scipy_special.gammaincc: gammaincc,
         _scipy_special.gammaln: gammaln,
+        _scipy_special.gammasgn: gammasgn,
+        _scipy_special.hyp1f1: hyp1f1,
+        _scipy_special.hyp2f1: hyp2f1,
         _scipy_special.i0: i0,
         _scipy_special.i0e: i0e,
         _scipy_special.i1: i1,
@@ -129,13 +162,19 @@ _numpy_protocol.register_ufuncs(
         _scipy_special.log_expit: log_expit,
         _scipy_special.log_ndtr: log_ndtr,
         _scipy_special.logit: logit,
+        _scipy_special.loggamma: loggamma,
         _scipy_special.ndtr: ndtr,
         _scipy_special.ndtri: ndtri,
+        _scipy_special.owens_t: owens_t,
         _scipy_special.poch: poch,
         _scipy_special.rel_entr: rel_entr,
         _scipy_special.rgamma: rgamma,
+        _scipy_special.shichi: shichi,
+        _scipy_special.sici: sici,
+        _scipy_special.spence: spence,
         _scipy_special.stdtr: stdtr,
         _scipy_special.xlog1py: xlog1py,
+        _scipy_special.wofz: wofz,
         _scipy_special.xlogy: xlogy,
         _scipy_special.y0: y0,
         _scipy_special.y1: y1,

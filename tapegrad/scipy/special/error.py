@@ -3,7 +3,8 @@ ndtri log_ndtr; and the exponential integrals exp1 expi.
 
 Inverse functions differentiate through their output (d erfinv(y) = √π/2 e^{erfinv(y)²}),
 and ``log_ndtr``'s rule stays in log space, so its gradient is finite far in the tail
-(about ``-x`` as x -> -inf).
+(about ``-x`` as x -> -inf). ``erfc``, ``erfcx``, ``exp1`` and ``expi`` are holomorphic
+and differentiate complex arguments too, as SciPy computes them.
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ _SQRT_2PI = math.sqrt(2.0 * math.pi)
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 
 
+# holomorphic (complex too, as SciPy): the rules take the derivative's conjugate
 _erfc = special_primitive(
-    "erfc", lambda g, ans, x: -g * _TWO_OVER_SQRT_PI * ops.exp(-ops.square(x))
+    "erfc",
+    lambda g, ans, x: -g * ops.conj(_TWO_OVER_SQRT_PI * ops.exp(-ops.square(x))),
+    complex_rules=True,
 )
 
 
@@ -75,7 +79,9 @@ def erfcinv(y: ArrayLike) -> Tensor:
 
 
 # erfcx = e^{x²} erfc(x): d erfcx = 2x erfcx - 2/√π
-_erfcx = special_primitive("erfcx", lambda g, ans, x: g * (2.0 * x * ans - _TWO_OVER_SQRT_PI))
+_erfcx = special_primitive(
+    "erfcx", lambda g, ans, x: g * ops.conj(2.0 * x * ans - _TWO_OVER_SQRT_PI), complex_rules=True
+)
 
 
 @plain_calls_scipy("special")
@@ -145,7 +151,9 @@ def log_ndtr(x: ArrayLike) -> Tensor:
     return _log_ndtr._unary(x)
 
 
-_exp1 = special_primitive("exp1", lambda g, ans, x: -g * ops.exp(-x) / x)
+_exp1 = special_primitive(
+    "exp1", lambda g, ans, x: -g * ops.conj(ops.exp(-x) / x), complex_rules=True
+)
 
 
 @plain_calls_scipy("special")
@@ -160,7 +168,9 @@ def exp1(x: ArrayLike) -> Tensor:
     return _exp1._unary(x)
 
 
-_expi = special_primitive("expi", lambda g, ans, x: g * ops.exp(x) / x)
+_expi = special_primitive(
+    "expi", lambda g, ans, x: g * ops.conj(ops.exp(x) / x), complex_rules=True
+)
 
 
 @plain_calls_scipy("special")

@@ -26,7 +26,12 @@ from tapegrad.scipy.stats import multivariate_normal as _multivariate_normal
 from tapegrad.scipy.stats import norm as _norm
 from tapegrad.scipy.stats import poisson as _poisson
 from tapegrad.scipy.stats import t as _t
+from tapegrad.scipy.stats._continuous import DECLARED as _CONTINUOUS
+from tapegrad.scipy.stats._discrete import DECLARED as _DISCRETE
 from tapegrad.scipy.stats._distribution import Distribution, Frozen
+from tapegrad.scipy.stats._family import Continuous as _Continuous
+from tapegrad.scipy.stats._family import Discrete as _Discrete
+from tapegrad.scipy.stats._family import methods as _methods
 
 # Each distribution: its module's functions record, the rest of SciPy's interface is SciPy's.
 bernoulli = Distribution("bernoulli", _bernoulli)
@@ -40,9 +45,14 @@ norm = Distribution("norm", _norm)
 poisson = Distribution("poisson", _poisson)
 t = Distribution("t", _t)
 
+# The declared ones (tapegrad/scipy/stats/_family.py): their formulas give every method.
+_SPECS: list[_Continuous | _Discrete] = [*_CONTINUOUS, *_DISCRETE]
+_DECLARED = {spec.name: Distribution(spec.name, _methods(spec), spec.doc) for spec in _SPECS}
+globals().update(_DECLARED)
+
 __all__ = [
     "Distribution", "Frozen", "bernoulli", "beta", "binom", "chi2", "dirichlet", "gamma",
-    "multivariate_normal", "norm", "poisson", "t",
+    "multivariate_normal", "norm", "poisson", "t", *_DECLARED,
 ]  # fmt: skip
 
 

@@ -13,6 +13,8 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from tapegrad.scipy.stats._family import STATISTICS
+
 
 class Distribution:
     """SciPy's distribution ``name``, whose methods in ``methods`` (a module) are tapegrad's.
@@ -28,19 +30,25 @@ class Distribution:
     (0.5, 1.0)
     """
 
-    def __init__(self, name: str, methods: ModuleType) -> None:
+    def __init__(
+        self, name: str, methods: ModuleType | dict[str, Any], doc: str | None = None
+    ) -> None:
         self._name = name
-        self._methods = methods
+        if isinstance(methods, dict):  # declared (tapegrad/scipy/stats/_family.py)
+            self._table = dict(methods)
+        else:  # a module of hand-written methods
+            self._table = {
+                attribute: value
+                for attribute, value in vars(methods).items()
+                if not attribute.startswith("_")
+                and callable(value)
+                and getattr(value, "__module__", None) == methods.__name__
+            }
+            doc = methods.__doc__
         # The names of the methods that record (tapegrad's), in the order they are defined.
-        self.differentiable: tuple[str, ...] = tuple(
-            attribute
-            for attribute, value in vars(methods).items()
-            if not attribute.startswith("_")
-            and callable(value)
-            and getattr(value, "__module__", None) == methods.__name__
-        )
+        self.differentiable: tuple[str, ...] = tuple(self._table)
         self.__doc__ = (
-            f"{(methods.__doc__ or '').rstrip()}\n\n"
+            f"{(doc or '').rstrip()}\n\n"
             f"The rest of ``scipy.stats.{name}``'s interface is SciPy's own, and calling it "
             "freezes its parameters:\n\n"
             f">>> from tapegrad.scipy.stats import {name}\n"
@@ -54,8 +62,8 @@ class Distribution:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        if name in self.differentiable:
-            return getattr(self._methods, name)
+        if name in self._table:
+            return self._table[name]
         return getattr(self.scipy(), name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Frozen:
@@ -100,8 +108,11 @@ class Frozen:
         if name in self.distribution.differentiable:
             method = getattr(self.distribution, name)
 
-            def frozen(x: Any, *args: Any, **kwargs: Any) -> Any:
-                return method(x, *self.args, *args, **{**self.kwargs, **kwargs})
+            point = 0 if name in STATISTICS else 1  # statistics: the parameters alone
+
+            def frozen(*args: Any, **kwargs: Any) -> Any:
+                given = (*args[:point], *self.args, *args[point:])
+                return method(*given, **{**self.kwargs, **kwargs})
 
             frozen.__name__ = frozen.__qualname__ = name
             frozen.__doc__ = method.__doc__
