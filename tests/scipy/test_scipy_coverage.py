@@ -33,8 +33,8 @@ def test_every_sampled_name_is_a_differentiable_scipy_function():
     }
     for name in scipy_samples.FUNCTIONS:  # differentiable, or SciPy's with a refusal
         assert rows.get(name) == coverage.DIFFERENTIABLE or name in coverage.PLAIN_ONLY, name
-    for row in scipy_samples.REFUSALS:
-        assert row.name in rows, row.name
+    for row in scipy_samples.REFUSALS:  # a function, or a method of a distribution
+        assert row.name in rows or ".".join(row.name.split(".")[:2]) in rows, row.name
 
 
 def test_every_differentiable_linalg_function_has_a_sample():
