@@ -103,3 +103,26 @@ def plain_calls_scipy(where: str) -> Callable[[F], F]:
         return call  # type: ignore[return-value]
 
     return decorate
+
+
+def scipy_getattr(module: str, scipy_module: str) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for ``tapegrad.scipy.<x>``: SciPy's own object for a name
+    tapegrad does not define (it takes plain arrays), as DESIGN.md's drop-in rule asks;
+    AttributeError naming ``module`` for a name SciPy lacks too.
+
+    >>> getattr_ = scipy_getattr("tapegrad.scipy.special", "scipy.special")
+    >>> getattr_("struve").__name__
+    'struve'
+    """
+
+    def __getattr__(name: str) -> Any:
+        if not name.startswith("__"):
+            found = getattr(importlib.import_module(scipy_module), name, _MISSING)
+            if found is not _MISSING:
+                return found
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
+_MISSING = object()

@@ -18,8 +18,7 @@ array([[ 7.389056, 12.696481],
 
 # Each module lists its public names in its __all__; this namespace is their union, and
 # any other name of scipy.linalg is SciPy's own object (docs/scipy-coverage.md says which).
-import scipy.linalg as _scipy_linalg
-
+from tapegrad.scipy._dispatch import scipy_getattr
 from tapegrad.scipy.linalg import (
     basic,
     constant_matrices,
@@ -48,11 +47,4 @@ _MODULES = (basic, constant_matrices, decomp, decomp_lu, decomp_svd, matfuncs, r
 __all__ = sorted(name for module in _MODULES for name in module.__all__)
 
 
-def __getattr__(name: str) -> object:
-    """SciPy's own object for a name tapegrad does not define (it takes plain arrays)."""
-    if name.startswith("__"):
-        raise AttributeError(name)
-    try:
-        return getattr(_scipy_linalg, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+__getattr__ = scipy_getattr(__name__, "scipy.linalg")
