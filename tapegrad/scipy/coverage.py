@@ -28,7 +28,7 @@ DIFFERENTIABLE = "differentiable"
 NO_GRADIENT = "no gradient"
 NOT_SUPPORTED = "not supported"
 
-MODULES = ("linalg", "special", "stats")
+MODULES = ("fft", "integrate", "linalg", "special", "stats")
 
 # "module.name" -> why tapegrad.scipy has the name but no gradient through it.
 PLAIN_ONLY = {

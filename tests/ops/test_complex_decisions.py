@@ -200,6 +200,7 @@ COMPLEX_CHECKED = {
     "convolve": "tests/scipy/test_scipy_signal.py",
     "roots": "tests/ops/test_grids.py (tg.roots at a repeated root)",
     "identity": "tests/test_complex_engine.py (tg.grad of complex arguments)",
+    "dct": "tests/scipy/test_scipy_fft.py",
 }
 
 

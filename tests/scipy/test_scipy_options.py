@@ -15,6 +15,8 @@ import pytest
 pytest.importorskip("scipy", reason="the scipy extra is not installed")
 
 import scipy  # noqa: E402
+import scipy.fft  # noqa: E402, F401
+import scipy.integrate  # noqa: E402, F401
 import scipy.linalg  # noqa: E402, F401  (m.linalg for m = scipy)
 import scipy.special  # noqa: E402, F401
 import scipy.stats  # noqa: E402, F401

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from tapegrad.testing.numpy_samples.inputs import MASK, Refusal, Sample, X, Y
 from tapegrad.testing.scipy_samples import (
+    fft,
+    integrate,
     linalg_basic,
     linalg_decomp,
     linalg_factor,
@@ -32,7 +34,7 @@ REFUSALS: list[Refusal] = []
 FUNCTIONS: list[str] = []  # "linalg.solve": the functions whose every keyword has a row
 for _family in (
     linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, linalg_special, linalg_more,
-    special, stats,
+    special, stats, fft, integrate,
 ):  # fmt: skip
     SAMPLES += _family.ROWS
     REFUSALS += getattr(_family, "REFUSALS", [])
