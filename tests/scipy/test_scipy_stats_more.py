@@ -19,6 +19,7 @@ from tapegrad.testing import gradcheck  # noqa: E402
 from tapegrad.testing.scipy_samples import REFUSALS, SAMPLES  # noqa: E402
 
 DECLARED = sorted(stats._DECLARED)
+DECLARED_ORDER = {spec.name: i for i, spec in enumerate(stats._SPECS)}
 
 
 def _parameters(name: str) -> list[str]:
@@ -30,7 +31,7 @@ def _parameters(name: str) -> list[str]:
 
 @pytest.mark.parametrize("name", DECLARED)
 def test_every_method_has_rows_for_every_parameter(name):
-    counts = {"n"} if name == "betabinom" else set()
+    counts = set(getattr(stats._SPECS[DECLARED_ORDER[name]], "counts", ()))
     missing = []
     for method in getattr(stats, name).differentiable:
         said: set[str] = set()
@@ -38,7 +39,7 @@ def test_every_method_has_rows_for_every_parameter(name):
             if row.name == f"stats.{name}.{method}":
                 said |= set(row.option.replace(",", " ").split())
         wanted = [p for p in _parameters(name) if p not in counts]
-        if name in ("geom", "nbinom", "betabinom") and method in STATISTICS:
+        if not isinstance(getattr(ss, name), ss.rv_continuous) and method in STATISTICS:
             wanted = [p for p in wanted if p != "loc"]
         missing += [f"{method}: {p}" for p in wanted if p not in said]
     assert missing == []
@@ -50,7 +51,10 @@ def test_plain_calls_are_scipys_and_frozen_distributions_record(name):
     shapes = {"lognorm": (0.8,), "pareto": (2.5,), "gennorm": (2.2,), "truncnorm": (-1.5, 1.6),
               "vonmises": (1.3,), "wrapcauchy": (0.4,), "invgamma": (3.0,), "weibull_min": (1.8,),
               "weibull_max": (1.8,), "chi": (2.5,), "geom": (0.3,), "nbinom": (2.5, 0.4),
-              "betabinom": (6, 1.5, 2.5)}.get(name, ())  # fmt: skip
+              "betabinom": (6, 1.5, 2.5), "t": (4.0,), "gamma": (2.0,), "chi2": (3.0,),
+              "beta": (2.0, 3.0), "poisson": (3.0,), "binom": (5, 0.3),
+              "bernoulli": (0.3,), "rice": (1.2,), "skewnorm": (1.7,), "loggamma": (2.3,),
+              "gompertz": (0.8,), "genextreme": (0.3,)}.get(name, ())  # fmt: skip
     assert ours.rvs(*shapes, size=3, random_state=0).tolist() == (
         theirs.rvs(*shapes, size=3, random_state=0).tolist()
     )

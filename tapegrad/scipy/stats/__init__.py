@@ -1,6 +1,7 @@
-"""SciPy's distributions with gradients: one module per distribution, named as in
-``scipy.stats``, holding its differentiable methods as functions (``norm.logpdf(x, loc,
-scale)``), as ``jax.scipy.stats`` does; ``tapegrad.scipy.stats.norm`` is a
+"""SciPy's distributions with gradients, named as in ``scipy.stats``: each univariate one
+is declared by its standardized formulas (_continuous.py, _discrete.py, on the machinery of
+_family.py), which give its differentiable methods (``norm.logpdf(x, loc, scale)``), as
+``jax.scipy.stats`` has them; ``tapegrad.scipy.stats.norm`` is a
 :class:`Distribution` that adds the rest of SciPy's interface (``rvs``, ``entropy``,
 ``interval``, ``fit``, frozen distributions ``norm(loc, scale)``), as SciPy's own.
 Every continuous parameter is differentiable; counts (a Poisson's ``k``, a binomial's
@@ -16,34 +17,19 @@ Every continuous parameter is differentiable; counts (a Poisson's ``k``, a binom
 1.5
 """
 
-from tapegrad.scipy.stats import bernoulli as _bernoulli
-from tapegrad.scipy.stats import beta as _beta
-from tapegrad.scipy.stats import binom as _binom
-from tapegrad.scipy.stats import chi2 as _chi2
 from tapegrad.scipy.stats import dirichlet as _dirichlet
-from tapegrad.scipy.stats import gamma as _gamma
 from tapegrad.scipy.stats import multivariate_normal as _multivariate_normal
-from tapegrad.scipy.stats import norm as _norm
-from tapegrad.scipy.stats import poisson as _poisson
-from tapegrad.scipy.stats import t as _t
 from tapegrad.scipy.stats._continuous import DECLARED as _CONTINUOUS
 from tapegrad.scipy.stats._discrete import DECLARED as _DISCRETE
 from tapegrad.scipy.stats._distribution import Distribution, Frozen
 from tapegrad.scipy.stats._family import Continuous as _Continuous
 from tapegrad.scipy.stats._family import Discrete as _Discrete
 from tapegrad.scipy.stats._family import methods as _methods
+from tapegrad.scipy.stats._statistics import entropy, sem, zscore
 
 # Each distribution: its module's functions record, the rest of SciPy's interface is SciPy's.
-bernoulli = Distribution("bernoulli", _bernoulli)
-beta = Distribution("beta", _beta)
-binom = Distribution("binom", _binom)
-chi2 = Distribution("chi2", _chi2)
 dirichlet = Distribution("dirichlet", _dirichlet)
-gamma = Distribution("gamma", _gamma)
 multivariate_normal = Distribution("multivariate_normal", _multivariate_normal)
-norm = Distribution("norm", _norm)
-poisson = Distribution("poisson", _poisson)
-t = Distribution("t", _t)
 
 # The declared ones (tapegrad/scipy/stats/_family.py): their formulas give every method.
 _SPECS: list[_Continuous | _Discrete] = [*_CONTINUOUS, *_DISCRETE]
@@ -51,8 +37,8 @@ _DECLARED = {spec.name: Distribution(spec.name, _methods(spec), spec.doc) for sp
 globals().update(_DECLARED)
 
 __all__ = [
-    "Distribution", "Frozen", "bernoulli", "beta", "binom", "chi2", "dirichlet", "gamma",
-    "multivariate_normal", "norm", "poisson", "t", *_DECLARED,
+    "Distribution", "Frozen", "dirichlet", "multivariate_normal", "entropy", "sem", "zscore",
+    *_DECLARED,
 ]  # fmt: skip
 
 

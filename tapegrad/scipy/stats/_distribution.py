@@ -1,9 +1,9 @@
 """A distribution of tapegrad.scipy.stats: SciPy's, with its differentiable methods tapegrad's.
 
-``tapegrad.scipy.stats.norm`` is a :class:`Distribution`: the functions of
-tapegrad/scipy/stats/norm.py (``logpdf``, ``cdf``, ``ppf`` ...) record on the tape, and every
-other name of ``scipy.stats.norm`` (``rvs``, ``entropy``, ``moment``, ``interval``, ``fit``,
-``mean``, ``support`` ...) is SciPy's own, so SciPy code that samples and scores with one
+``tapegrad.scipy.stats.norm`` is a :class:`Distribution`: the methods its declaration in
+_continuous.py gets from the family machinery (_family.py: ``logpdf``, ``cdf``, ``ppf``,
+``mean``, ``entropy`` ...) record on the tape, and every other name of ``scipy.stats.norm``
+(``rvs``, ``moment``, ``interval``, ``fit``, ``support`` ...) is SciPy's own, so SciPy code that samples and scores with one
 module runs unchanged. Calling it freezes its parameters, as SciPy's distributions do.
 """
 

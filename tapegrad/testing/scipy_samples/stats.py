@@ -18,16 +18,60 @@ from tapegrad.testing.numpy_samples.inputs import Refusal, Sample
 
 # The functions whose every keyword (tests/scipy/test_scipy_options.py) has a row below:
 # none, distribution methods take ``(x, *args, **kwds)`` (see the module's docstring).
-FUNCTIONS: list[str] = []
+FUNCTIONS: list[str] = ["stats.zscore", "stats.sem", "stats.entropy"]
 
-ROWS: list[Sample] = []
+ROWS: list[Sample] = [
+    Sample("stats.zscore", "default", lambda m, x, y: m.stats.zscore(x)),
+    Sample("stats.zscore", "axis=1, ddof=1", lambda m, x, y: m.stats.zscore(x, axis=1, ddof=1)),
+    Sample("stats.zscore", "axis=None", lambda m, x, y: m.stats.zscore(x, axis=None)),
+    Sample(
+        "stats.zscore",
+        "nan_policy='propagate'",
+        lambda m, x, y: m.stats.zscore(x, nan_policy="propagate"),
+    ),
+    Sample(
+        "stats.zscore",
+        "nan_policy='omit'",
+        lambda m, x, y: m.stats.zscore(x, axis=1, nan_policy="omit"),
+    ),
+    Sample("stats.sem", "default", lambda m, x, y: m.stats.sem(x)),
+    Sample("stats.sem", "axis=1, ddof=0", lambda m, x, y: m.stats.sem(x, axis=1, ddof=0)),
+    Sample(
+        "stats.sem", "axis=None, keepdims", lambda m, x, y: m.stats.sem(x, axis=None, keepdims=True)
+    ),
+    Sample("stats.sem", "keepdims=True", lambda m, x, y: m.stats.sem(x, keepdims=True)),
+    Sample("stats.sem", "nan_policy='omit'", lambda m, x, y: m.stats.sem(x, nan_policy="omit")),
+    Sample("stats.entropy", "default", lambda m, x, y: m.stats.entropy(x)),
+    Sample("stats.entropy", "qk", lambda m, x, y: m.stats.entropy(x, qk=y)),
+    Sample("stats.entropy", "base=2, axis=1", lambda m, x, y: m.stats.entropy(x, base=2, axis=1)),
+    Sample(
+        "stats.entropy",
+        "keepdims, nan_policy='propagate'",
+        lambda m, x, y: m.stats.entropy(x, y, keepdims=True, nan_policy="propagate"),
+    ),
+]
 
-REFUSALS: list[Refusal] = []
+REFUSALS: list[Refusal] = [
+    Refusal(
+        "stats.entropy",
+        "nan_policy='omit'",
+        lambda m, x, y: m.stats.entropy(x, nan_policy="omit"),
+        NotImplementedError,
+    ),
+]
 
 Map = Callable[[Any], Any]
 # name -> (the standardized point from x, {parameter: (fixed value, value from y)}); loc
 # and scale follow for every continuous one.
 CONTINUOUS: dict[str, tuple[Map, dict[str, tuple[float, Map]]]] = {
+    "norm": (lambda x: 4.0 * x - 2.2, {}),
+    "t": (lambda x: 4.0 * x - 2.2, {"df": (4.5, lambda y: 2.5 + 3.0 * y)}),
+    "gamma": (lambda x: 3.0 * x, {"a": (2.5, lambda y: 1.5 + 2.0 * y)}),
+    "chi2": (lambda x: 4.0 * x, {"df": (3.5, lambda y: 2.5 + 2.0 * y)}),
+    "beta": (
+        lambda x: x,
+        {"a": (1.8, lambda y: 1.2 + 2.0 * y), "b": (2.4, lambda y: 1.5 + 2.0 * y)},
+    ),
     "expon": (lambda x: x + 0.2, {}),
     "uniform": (lambda x: x, {}),
     "laplace": (lambda x: 4.0 * x - 2.2, {}),
@@ -51,6 +95,11 @@ CONTINUOUS: dict[str, tuple[Map, dict[str, tuple[float, Map]]]] = {
     "weibull_max": (lambda x: -2.0 * x, {"c": (1.8, lambda y: 1.5 + y)}),
     "chi": (lambda x: 2.0 * x, {"df": (2.5, lambda y: 1.5 + 2.0 * y)}),
     "rayleigh": (lambda x: 2.0 * x, {}),
+    "rice": (lambda x: 3.0 * x, {"b": (1.2, lambda y: 0.5 + 2.0 * y)}),
+    "skewnorm": (lambda x: 4.0 * x - 2.2, {"a": (1.7, lambda y: 3.0 * y - 1.2)}),
+    "loggamma": (lambda x: 4.0 * x - 2.2, {"c": (2.3, lambda y: 1.0 + 3.0 * y)}),
+    "gompertz": (lambda x: 2.0 * x, {"c": (0.8, lambda y: 0.4 + y)}),
+    "genextreme": (lambda x: 3.0 * x - 1.2, {"c": (0.3, lambda y: y - 0.45)}),
 }
 LOC_SCALE = {"loc": (0.1, lambda y: y - 0.5), "scale": (1.3, lambda y: 0.5 + y)}
 POINT_METHODS = ("logpdf", "pdf", "logcdf", "cdf", "logsf", "sf")
@@ -60,6 +109,9 @@ STATISTICS = ("mean", "var", "std", "entropy")
 K = np.array([[0.0, 1.0, 2.0, 3.0], [4.0, 1.0, 2.0, 0.0], [3.0, 5.0, 1.0, 2.0]])
 # name -> (the counts k, {parameter: (fixed value, value from y)}, counts' fixed values)
 DISCRETE: dict[str, tuple[Any, dict[str, tuple[float, Map]], dict[str, float]]] = {
+    "poisson": (K, {"mu": (2.5, lambda y: 1.0 + 3.0 * y)}, {}),
+    "binom": (K, {"p": (0.4, lambda y: 0.2 + 0.5 * y)}, {"n": 6.0}),
+    "bernoulli": (0.0 * K, {"p": (0.4, lambda y: 0.2 + 0.5 * y)}, {}),
     "geom": (K + 1.0, {"p": (0.3, lambda y: 0.2 + 0.5 * y)}, {}),
     "nbinom": (
         K,
@@ -78,6 +130,12 @@ DISCRETE_POINT_METHODS = ("logpmf", "pmf", "logcdf", "cdf", "logsf", "sf")
 # differentiated implicitly records the CDF's parameter derivative, which for the
 # incomplete gamma and beta functions is first order only (tapegrad.scipy.special).
 FIRST_ORDER_ONLY = {
+    *{
+        (name, method, shape)
+        for name, shape in (("t", "df"), ("gamma", "a"), ("chi2", "df"), ("beta", "a"),
+                            ("beta", "b"), ("loggamma", "c"))
+        for method in ("cdf", "logcdf", "sf", "logsf", "ppf", "isf")
+    },
     ("invgamma", "ppf", "a"), ("invgamma", "isf", "a"),
     ("chi", "ppf", "df"), ("chi", "isf", "df"),
     ("gennorm", "ppf", "beta"), ("gennorm", "isf", "beta"),
@@ -93,7 +151,9 @@ FIRST_ORDER_ONLY = {
 # (distribution, method, parameter) whose gradient tapegrad refuses (NotImplementedError):
 # SciPy computes them with no closed form to differentiate.
 REFUSED = {
-    ("vonmises", method, "kappa") for method in ("logcdf", "cdf", "logsf", "sf", "ppf", "isf")
+    (name, method, shape)
+    for name, shape in (("vonmises", "kappa"), ("rice", "b"))
+    for method in ("logcdf", "cdf", "logsf", "sf", "ppf", "isf")
 }
 
 
@@ -131,6 +191,20 @@ def _discrete_call(name: str, method: str, vary: str) -> Callable[..., Any]:
     return call
 
 
+def _count_call(name: str, count: str) -> Callable[..., Any]:
+    """``logpmf`` with the count ``count`` taken from ``y`` (a refusal: no gradient)."""
+    k, shapes, counts = DISCRETE[name]
+
+    def call(m: Any, x: Any, y: Any) -> Any:
+        values = {p: fixed for p, (fixed, _) in shapes.items()}
+        values.update(counts)
+        values[count] = y * 0.0 + counts[count]
+        names = getattr(m.stats, name).shapes.replace(" ", "").split(",")
+        return getattr(m.stats, name).logpmf(k, *[values[s] for s in names])
+
+    return call
+
+
 def _differentiated(call: Callable[..., Any]) -> Callable[..., Any]:
     """The gradient of ``call`` in ``y``: a refusal raises when the tape differentiates."""
 
@@ -146,14 +220,23 @@ def _differentiated(call: Callable[..., Any]) -> Callable[..., Any]:
     return gradient
 
 
+def _published() -> dict[str, tuple[str, ...]]:
+    """Each declared distribution's methods that record (no closed form: SciPy's own)."""
+    try:
+        from tapegrad.scipy.stats._continuous import DECLARED as CONTINUOUS_SPECS
+        from tapegrad.scipy.stats._family import methods
+    except ImportError:  # no SciPy: the rows are skipped
+        return {name: (*POINT_METHODS, *QUANTILES, *STATISTICS) for name in CONTINUOUS}
+
+    return {spec.name: tuple(methods(spec)) for spec in CONTINUOUS_SPECS}
+
+
+_PUBLISHED = _published()
+
 for _name, (_point, _shapes) in CONTINUOUS.items():
     for _method in (*POINT_METHODS, *QUANTILES, *STATISTICS):
         for _vary in (*_shapes, *LOC_SCALE):
-            if (
-                _method in STATISTICS
-                and _name in ("vonmises", "wrapcauchy")
-                and (_method != "entropy")
-            ):
+            if _method in STATISTICS and _method not in _PUBLISHED[_name]:
                 continue  # SciPy computes them numerically: SciPy's own, plain arrays only
             label = f"in x and {_vary}"
             call = _continuous_call(_name, _method, _vary)
@@ -180,11 +263,7 @@ for _name, (_k, _shapes, _counts) in DISCRETE.items():
             Refusal(
                 f"stats.{_name}.logpmf",
                 _count,
-                _differentiated(
-                    lambda m, x, y, _name=_name: getattr(m.stats, _name).logpmf(
-                        K, y * 0.0 + 6.0, 1.5, 2.5
-                    )
-                ),
+                _differentiated(_count_call(_name, _count)),
                 LookupError,
             )
         )
