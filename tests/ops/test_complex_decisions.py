@@ -201,6 +201,7 @@ COMPLEX_CHECKED = {
     "roots": "tests/ops/test_grids.py (tg.roots at a repeated root)",
     "identity": "tests/test_complex_engine.py (tg.grad of complex arguments)",
     "dct": "tests/scipy/test_scipy_fft.py",
+    "lfilter": "tests/scipy/test_scipy_signal_more.py",
 }
 
 

@@ -18,6 +18,7 @@ import scipy  # noqa: E402
 import scipy.fft  # noqa: E402, F401
 import scipy.integrate  # noqa: E402, F401
 import scipy.linalg  # noqa: E402, F401  (m.linalg for m = scipy)
+import scipy.signal  # noqa: E402, F401
 import scipy.special  # noqa: E402, F401
 import scipy.stats  # noqa: E402, F401
 

@@ -75,8 +75,11 @@ def test_2d_functions_match_scipy(mode):
     for ours, theirs in ((signal.convolve2d, ss.convolve2d), (signal.correlate2d, ss.correlate2d)):
         got = np.asarray(ours(tg.tensor(a), b, mode))
         np.testing.assert_allclose(got, theirs(a, b, mode), atol=1e-12)
-    with pytest.raises(NotImplementedError, match="boundary='fill'"):
-        signal.convolve2d(tg.tensor(a), b, boundary="wrap")
+        for boundary, fillvalue in (("wrap", 0), ("symm", 0), ("fill", 1.5)):
+            got = np.asarray(ours(tg.tensor(a), b, mode, boundary, fillvalue))
+            np.testing.assert_allclose(got, theirs(a, b, mode, boundary, fillvalue), atol=1e-12)
+    with pytest.raises(ValueError, match="boundary must be"):
+        signal.convolve2d(tg.tensor(a), b, boundary="reflect")
 
 
 def test_zero_dimensional_inputs_multiply():

@@ -299,3 +299,35 @@ def sc_logit(u):
     import scipy.special
 
     return scipy.special.logit(u)
+
+
+def test_multivariate_normal_entropy_and_a_singular_covariance():
+    # autograd's test_scipy.py differentiates both: entropy in cov, and logpdf/pdf with
+    # allow_singular=True. A rank-2 covariance B Bᵀ and a point in its span, moved only
+    # within it (x = B c), so finite differences stay on the support.
+    from tapegrad.scipy.stats import multivariate_normal as mvn
+
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 4))
+    cov = a @ a.T + np.eye(4)
+    mean = rng.standard_normal(4)
+    np.testing.assert_allclose(
+        mvn.entropy(mean, tg.tensor(cov)).item(), ss.multivariate_normal.entropy(mean, cov)
+    )
+    gradcheck(lambda c: mvn.entropy(mean, c), [cov])
+    gradgradcheck(lambda c: mvn.entropy(mean, c), [cov])
+    b, c = rng.standard_normal((4, 2)), np.array([0.3, -0.2])
+
+    def singular(b, c):
+        return mvn.logpdf(b @ c, 0.0 * mean, b @ tg.numpy.transpose(b), allow_singular=True)
+
+    expected = ss.multivariate_normal.logpdf(
+        b @ c, 0.0 * mean, b @ b.T, allow_singular=True
+    )
+    np.testing.assert_allclose(singular(tg.tensor(b), tg.tensor(c)).item(), expected, rtol=1e-12)
+    gradcheck(singular, [b, c])
+    gradcheck(lambda b: mvn.entropy(mean, b @ tg.numpy.transpose(b)), [b])
+    off = mvn.logpdf(tg.tensor(rng.standard_normal(4)), 0.0 * mean, b @ b.T, allow_singular=True)
+    assert off.item() == -np.inf  # off the support, as SciPy
+    with pytest.raises(ValueError, match="positive semidefinite"):
+        mvn.logpdf(tg.tensor(mean), mean, tg.tensor(-cov), allow_singular=True)

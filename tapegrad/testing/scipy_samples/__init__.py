@@ -22,6 +22,7 @@ from tapegrad.testing.scipy_samples import (
     linalg_matfuncs,
     linalg_more,
     linalg_special,
+    signal,
     special,
     stats,
 )
@@ -34,7 +35,7 @@ REFUSALS: list[Refusal] = []
 FUNCTIONS: list[str] = []  # "linalg.solve": the functions whose every keyword has a row
 for _family in (
     linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, linalg_special, linalg_more,
-    special, stats, fft, integrate,
+    special, stats, fft, integrate, signal,
 ):  # fmt: skip
     SAMPLES += _family.ROWS
     REFUSALS += getattr(_family, "REFUSALS", [])
