@@ -28,7 +28,7 @@ DIFFERENTIABLE = "differentiable"
 NO_GRADIENT = "no gradient"
 NOT_SUPPORTED = "not supported"
 
-MODULES = ("fft", "integrate", "linalg", "special", "stats")
+MODULES = ("fft", "integrate", "linalg", "special", "stats", "signal")
 
 # "module.name" -> why tapegrad.scipy has the name but no gradient through it.
 PLAIN_ONLY = {
@@ -73,6 +73,34 @@ NO_GRADIENT_NAMES = {
                                   "geterr", "seterr", "errstate", "bernoulli", "euler",
                                   "factorial2", "factorialk", "perm", "stirling2")],
         "zeros, roots, coefficients, integer counts and settings",
+    ),
+    **dict.fromkeys(
+        [f"special.{n}" for n in ("roots_chebyc", "roots_chebys", "roots_chebyu",
+                                  "roots_gegenbauer", "roots_genlaguerre", "roots_hermitenorm",
+                                  "roots_sh_chebyt", "roots_sh_chebyu", "roots_sh_jacobi",
+                                  "roots_sh_legendre", "c_roots", "cg_roots", "h_roots",
+                                  "he_roots", "j_roots", "js_roots", "l_roots", "la_roots",
+                                  "p_roots", "ps_roots", "s_roots", "t_roots", "ts_roots",
+                                  "u_roots", "us_roots", "bei_zeros", "beip_zeros", "ber_zeros",
+                                  "berp_zeros", "kei_zeros", "keip_zeros", "ker_zeros",
+                                  "kerp_zeros", "erf_zeros")],
+        "quadrature nodes and weights, and zeros, of an integer count",
+    ),
+    **dict.fromkeys(
+        [f"special.{n}" for n in ("chebyc", "chebys", "chebyt", "chebyu", "gegenbauer",
+                                  "genlaguerre", "hermite", "hermitenorm", "jacobi", "laguerre",
+                                  "legendre", "sh_chebyt", "sh_chebyu", "sh_jacobi",
+                                  "sh_legendre")],
+        "a polynomial object (orthopoly1d) of an integer degree: eval_<name> differentiates "
+        "its values",
+    ),
+    **dict.fromkeys(
+        [f"signal.{n}" for n in ("get_window", "butter", "cheby1", "cheby2", "ellip", "bessel",
+                                 "iirfilter", "iirdesign", "firwin", "firwin2", "remez",
+                                 "buttord", "cheb1ord", "cheb2ord", "ellipord",
+                                 "correlation_lags", "choose_conv_method", "check_COLA",
+                                 "check_NOLA")],
+        "windows, filter designs from orders and band edges, lags and method choices",
     ),
 }  # fmt: skip
 

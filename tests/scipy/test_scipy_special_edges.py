@@ -243,8 +243,8 @@ def test_scipy_ufuncs_record_without_importing_tapegrad_scipy():
 
 
 def test_unsupported_scipy_ufunc_is_named():
-    with pytest.raises(TypeError, match="does not support scipy.special.struve on Tensors"):
-        sc.struve(tg.tensor(1.0), 2.0)
+    with pytest.raises(TypeError, match="does not support scipy.special.agm on Tensors"):
+        sc.agm(tg.tensor(1.0), 2.0)
 
 
 @pytest.mark.parametrize(

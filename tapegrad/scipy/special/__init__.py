@@ -12,7 +12,7 @@ end registers them with tapegrad's NumPy protocol.
 >>> with tg.GradientTape() as tape:
 ...     tape.watch(x)
 ...     y = special.gammaln(x)
->>> round(tape.gradient(y, x).item(), 12)  # digamma(2) = 1 - Euler's constant
+>>> print(f"{tape.gradient(y, x).item():.12f}")  # digamma(2) = 1 - Euler's constant
 0.422784335098
 """
 
@@ -27,6 +27,10 @@ from tapegrad.ops import erf as _erf
 from tapegrad.ops.trigonometric import sinc
 from tapegrad.scipy._dispatch import plain_calls_scipy as _plain_calls_scipy
 from tapegrad.scipy.special.bessel import (
+    hankel1,
+    hankel1e,
+    hankel2,
+    hankel2e,
     i0e,
     i1e,
     iv,
@@ -35,16 +39,35 @@ from tapegrad.scipy.special.bessel import (
     j1,
     jn,
     jv,
+    jve,
     k0,
     k0e,
     k1,
     k1e,
+    kn,
     kv,
     kve,
     y0,
     y1,
     yn,
     yv,
+    yve,
+)
+from tapegrad.scipy.special.bessel_more import (
+    airy,
+    airye,
+    h1vp,
+    h2vp,
+    ivp,
+    jvp,
+    kvp,
+    modstruve,
+    spherical_in,
+    spherical_jn,
+    spherical_kn,
+    spherical_yn,
+    struve,
+    yvp,
 )
 from tapegrad.scipy.special.combinatorics import (
     bernoulli,
@@ -54,18 +77,49 @@ from tapegrad.scipy.special.combinatorics import (
     comb,
     factorial,
     gammasgn,
+    inv_boxcox,
+    inv_boxcox1p,
     loggamma,
+)
+from tapegrad.scipy.special.elementary import (
+    cbrt,
+    cosdg,
+    cosm1,
+    cotdg,
+    exp2,
+    exp10,
+    expm1,
+    exprel,
+    huber,
+    log1p,
+    powm1,
+    pseudo_huber,
+    radian,
+    round,  # noqa: A004  (SciPy's name)
+    sindg,
+    tandg,
+)
+from tapegrad.scipy.special.elliptic import (
+    ellipe,
+    ellipeinc,
+    ellipk,
+    ellipkinc,
+    ellipkm1,
+    lambertw,
 )
 from tapegrad.scipy.special.error import (
     erfc,
     erfcinv,
     erfcx,
+    erfi,
     erfinv,
     exp1,
     expi,
     log_ndtr,
     ndtr,
     ndtri,
+    ndtri_exp,
+    wrightomega,
 )
 from tapegrad.scipy.special.gamma import (
     beta,
@@ -81,7 +135,18 @@ from tapegrad.scipy.special.gamma import (
     zeta,
 )
 from tapegrad.scipy.special.hypergeometric import hyp1f1, hyp2f1
-from tapegrad.scipy.special.incomplete import betainc, gammainc, gammaincc, stdtr
+from tapegrad.scipy.special.incomplete import (
+    betainc,
+    betaincc,
+    betainccinv,
+    betaincinv,
+    gammainc,
+    gammaincc,
+    gammainccinv,
+    gammaincinv,
+    stdtr,
+    stdtrit,
+)
 from tapegrad.scipy.special.information import entr, kl_div, rel_entr, xlog1py, xlogy
 from tapegrad.scipy.special.integrals import (
     dawsn,
@@ -93,7 +158,32 @@ from tapegrad.scipy.special.integrals import (
     spence,
     wofz,
 )
-from tapegrad.scipy.special.logistic import expit, log_expit, log_softmax, logit, logsumexp, softmax
+from tapegrad.scipy.special.logistic import (
+    expit,
+    log_expit,
+    log_softmax,
+    logit,
+    logsumexp,
+    softmax,
+    softplus,
+)
+from tapegrad.scipy.special.polynomials import (
+    eval_chebyc,
+    eval_chebys,
+    eval_chebyt,
+    eval_chebyu,
+    eval_gegenbauer,
+    eval_genlaguerre,
+    eval_hermite,
+    eval_hermitenorm,
+    eval_jacobi,
+    eval_laguerre,
+    eval_legendre,
+    eval_sh_chebyt,
+    eval_sh_chebyu,
+    eval_sh_legendre,
+    sph_harm_y,
+)
 
 # tapegrad.ops's i0, i1 and erf (tg.i0 ...), SciPy's own for plain arrays as the rest here.
 i0 = _plain_calls_scipy("special")(_bessel.i0)
@@ -109,12 +199,29 @@ __all__ = [
     "loggamma", "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "owens_t", "poch",
     "polygamma", "psi", "rel_entr", "rgamma", "shichi", "sici", "sinc", "softmax", "spence",
     "stdtr", "wofz", "xlog1py", "xlogy", "y0", "y1", "yn", "yv", "zeta",
+    # elementary and Huber (elementary.py), elliptic and Lambert W (elliptic.py)
+    "cbrt", "cosdg", "cosm1", "cotdg", "exp10", "exp2", "expm1", "exprel", "huber", "log1p",
+    "powm1", "pseudo_huber", "radian", "round", "sindg", "tandg",
+    "ellipe", "ellipeinc", "ellipk", "ellipkinc", "ellipkm1", "lambertw",
+    # inverses of the incomplete gamma and beta functions (incomplete.py)
+    "betainccinv", "betaincinv", "gammainccinv", "gammaincinv",
+    # Bessel, Hankel, spherical Bessel, Airy, Struve (bessel.py, bessel_more.py)
+    "hankel1", "hankel1e", "hankel2", "hankel2e", "jve", "yve", "airy", "airye", "modstruve",
+    "spherical_in", "spherical_jn", "spherical_kn", "spherical_yn", "struve",
+    # orthogonal polynomials and spherical harmonics (polynomials.py)
+    "eval_chebyc", "eval_chebys", "eval_chebyt", "eval_chebyu", "eval_gegenbauer",
+    "eval_genlaguerre", "eval_hermite", "eval_hermitenorm", "eval_jacobi", "eval_laguerre",
+    "eval_legendre", "eval_sh_chebyt", "eval_sh_chebyu", "eval_sh_legendre", "sph_harm_y",
+    # derivatives of Bessel functions, kn, and the rest
+    "h1vp", "h2vp", "ivp", "jvp", "kvp", "yvp", "kn", "erfi", "ndtri_exp", "wrightomega",
+    "inv_boxcox", "inv_boxcox1p", "betaincc", "stdtrit", "softplus",
 ]  # fmt: skip
 
 # scipy.special's ufuncs -> these functions, for ``scipy.special.gammaln(tensor)``.
-# (polygamma, zeta, logsumexp, softmax, multigammaln, factorial, comb, bernoulli are Python
-# functions in SciPy: they convert Tensors to arrays, which tapegrad refuses inside a
-# recording tape.)
+# (polygamma, zeta, logsumexp, softmax, multigammaln, factorial, comb, bernoulli, lambertw,
+# softplus, spherical_jn/yn/in/kn, jvp/yvp/ivp/kvp/h1vp/h2vp are Python functions in SciPy,
+# and sph_harm_y a MultiUFunc: they convert Tensors to arrays, which tapegrad refuses inside
+# a recording tape.)
 _numpy_protocol.register_ufuncs(
     {
         _scipy_special.beta: beta,
@@ -180,6 +287,64 @@ _numpy_protocol.register_ufuncs(
         _scipy_special.y1: y1,
         _scipy_special.yn: yn,
         _scipy_special.yv: yv,
+        # elementary, elliptic, inverses, Bessel, Airy, Struve, orthogonal polynomials
+        _scipy_special.cbrt: cbrt,
+        _scipy_special.cosdg: cosdg,
+        _scipy_special.cosm1: cosm1,
+        _scipy_special.cotdg: cotdg,
+        _scipy_special.exp10: exp10,
+        _scipy_special.exp2: exp2,
+        _scipy_special.expm1: expm1,
+        _scipy_special.exprel: exprel,
+        _scipy_special.huber: huber,
+        _scipy_special.log1p: log1p,
+        _scipy_special.powm1: powm1,
+        _scipy_special.pseudo_huber: pseudo_huber,
+        _scipy_special.radian: radian,
+        _scipy_special.round: round,
+        _scipy_special.sindg: sindg,
+        _scipy_special.tandg: tandg,
+        _scipy_special.ellipe: ellipe,
+        _scipy_special.ellipeinc: ellipeinc,
+        _scipy_special.ellipk: ellipk,
+        _scipy_special.ellipkinc: ellipkinc,
+        _scipy_special.ellipkm1: ellipkm1,
+        _scipy_special.betainccinv: betainccinv,
+        _scipy_special.betaincinv: betaincinv,
+        _scipy_special.gammainccinv: gammainccinv,
+        _scipy_special.gammaincinv: gammaincinv,
+        _scipy_special.hankel1: hankel1,
+        _scipy_special.hankel1e: hankel1e,
+        _scipy_special.hankel2: hankel2,
+        _scipy_special.hankel2e: hankel2e,
+        _scipy_special.jve: jve,
+        _scipy_special.yve: yve,
+        _scipy_special.airy: airy,
+        _scipy_special.airye: airye,
+        _scipy_special.modstruve: modstruve,
+        _scipy_special.struve: struve,
+        _scipy_special.eval_chebyc: eval_chebyc,
+        _scipy_special.eval_chebys: eval_chebys,
+        _scipy_special.eval_chebyt: eval_chebyt,
+        _scipy_special.eval_chebyu: eval_chebyu,
+        _scipy_special.eval_gegenbauer: eval_gegenbauer,
+        _scipy_special.eval_genlaguerre: eval_genlaguerre,
+        _scipy_special.eval_hermite: eval_hermite,
+        _scipy_special.eval_hermitenorm: eval_hermitenorm,
+        _scipy_special.eval_jacobi: eval_jacobi,
+        _scipy_special.eval_laguerre: eval_laguerre,
+        _scipy_special.eval_legendre: eval_legendre,
+        _scipy_special.eval_sh_chebyt: eval_sh_chebyt,
+        _scipy_special.eval_sh_chebyu: eval_sh_chebyu,
+        _scipy_special.eval_sh_legendre: eval_sh_legendre,
+        _scipy_special.kn: kn,
+        _scipy_special.erfi: erfi,
+        _scipy_special.ndtri_exp: ndtri_exp,
+        _scipy_special.wrightomega: wrightomega,
+        _scipy_special.inv_boxcox: inv_boxcox,
+        _scipy_special.inv_boxcox1p: inv_boxcox1p,
+        _scipy_special.betaincc: betaincc,
+        _scipy_special.stdtrit: stdtrit,
     }
 )
 

@@ -1,4 +1,5 @@
-"""Bessel functions: j0 j1 jv jn y0 y1 yv yn iv i0e i1e ive k0 k1 kv k0e k1e kve. (i0, i1
+"""Bessel functions: j0 j1 jv jn jve y0 y1 yv yn yve iv i0e i1e ive k0 k1 kv k0e k1e kve and
+the Hankel functions hankel1 hankel2 hankel1e hankel2e. (i0, i1
 and sinc are tapegrad.ops' primitives, which tapegrad.scipy.special exports.)
 
 Differentiable in ``x``; SciPy has no derivative in the order ``v``, so a gradient there
@@ -14,6 +15,7 @@ from typing import Any
 
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
+from tapegrad.ops.primitive import Primitive
 from tapegrad.scipy._dispatch import plain_calls_scipy, refuse_gradient
 from tapegrad.scipy.special._primitive import special_primitive, unbroadcast_like
 
@@ -324,3 +326,144 @@ def k1e(x: ArrayLike) -> Tensor:
     1.636153486263
     """
     return _k1e._unary(x)
+
+
+# --- scaled J and Y, and the Hankel functions -----------------------------------------------
+
+# jve = jv e^{-|Im x|}, yve alike: on the real line (where the scale is 1) the recurrence
+_jve = special_primitive(
+    "jve",
+    None,
+    lambda g, ans, v, x: unbroadcast_like(
+        g * 0.5 * (_jve(_shifted(v, -1), x) - _jve(_shifted(v, 1), x)), x
+    ),
+)
+_yve = special_primitive(
+    "yve",
+    None,
+    lambda g, ans, v, x: unbroadcast_like(
+        g * 0.5 * (_yve(_shifted(v, -1), x) - _yve(_shifted(v, 1), x)), x
+    ),
+)
+
+
+@plain_calls_scipy("special")
+def jve(v: ArrayLike, z: ArrayLike) -> Tensor:
+    """``jv(v, z) * exp(-|Im z|)``: on real ``z`` (differentiable there) it is :func:`jv`.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import jve
+    >>> jve(0.0, tg.tensor(0.0)).item()
+    1.0
+    """
+    _order("jve", v)
+    return _jve._binary(v, z)
+
+
+@plain_calls_scipy("special")
+def yve(v: ArrayLike, z: ArrayLike) -> Tensor:
+    """``yv(v, z) * exp(-|Im z|)``: on real ``z > 0`` (differentiable there) it is :func:`yv`.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import yve
+    >>> round(yve(0.0, tg.tensor(1.0)).item(), 12)
+    0.088256964216
+    """
+    _order("yve", v)
+    return _yve._binary(v, z)
+
+
+def _hankel(name: str, phase: complex) -> Primitive:
+    """H_v' = (H_{v-1} - H_{v+1}) / 2, holomorphic; the scaled ones (``e^{phase z}`` times)
+    add ``phase`` times themselves."""
+
+    def rule(g: Any, ans: Any, v: Any, z: Any) -> Any:
+        slope = 0.5 * (found(_shifted(v, -1), z) - found(_shifted(v, 1), z))
+        if phase:
+            slope = slope + phase * ans
+        return unbroadcast_like(g * ops.conj(slope), z)
+
+    found = special_primitive(name, None, rule, complex_rules=True)
+    return found
+
+
+_hankel1 = _hankel("hankel1", 0)
+_hankel2 = _hankel("hankel2", 0)
+_hankel1e = _hankel("hankel1e", -1j)
+_hankel2e = _hankel("hankel2e", 1j)
+
+
+@plain_calls_scipy("special")
+def hankel1(v: ArrayLike, z: ArrayLike) -> Tensor:
+    """The Hankel function of the first kind ``J_v(z) + i Y_v(z)`` (complex), holomorphic
+    in ``z``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import hankel1
+    >>> round(hankel1(0.0, tg.tensor(1.0)).item().imag, 12)  # y0(1)
+    0.088256964216
+    """
+    _order("hankel1", v)
+    return _hankel1._binary(v, z)
+
+
+@plain_calls_scipy("special")
+def hankel2(v: ArrayLike, z: ArrayLike) -> Tensor:
+    """The Hankel function of the second kind ``J_v(z) - i Y_v(z)`` (complex), holomorphic
+    in ``z``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import hankel2
+    >>> round(hankel2(0.0, tg.tensor(1.0)).item().imag, 12)  # -y0(1)
+    -0.088256964216
+    """
+    _order("hankel2", v)
+    return _hankel2._binary(v, z)
+
+
+@plain_calls_scipy("special")
+def hankel1e(v: ArrayLike, z: ArrayLike) -> Tensor:
+    """``hankel1(v, z) * exp(-i z)``, holomorphic in ``z``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import hankel1e
+    >>> round(abs(hankel1e(0.5, tg.tensor(2.0)).item()) ** 2 * 3.141592653589793, 12)  # 2/z
+    1.0
+    """
+    _order("hankel1e", v)
+    return _hankel1e._binary(v, z)
+
+
+@plain_calls_scipy("special")
+def hankel2e(v: ArrayLike, z: ArrayLike) -> Tensor:
+    """``hankel2(v, z) * exp(i z)``, holomorphic in ``z``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import hankel2e
+    >>> round(abs(hankel2e(0.5, tg.tensor(2.0)).item()) ** 2 * 3.141592653589793, 12)  # 2/z
+    1.0
+    """
+    _order("hankel2e", v)
+    return _hankel2e._binary(v, z)
+
+
+_kn = special_primitive(
+    "kn",
+    None,
+    lambda g, ans, n, x: unbroadcast_like(
+        -g * 0.5 * (_kn(ops.abs(_shifted(n, -1)), x) + _kn(_shifted(n, 1), x)), x
+    ),
+)
+
+
+@plain_calls_scipy("special")
+def kn(n: ArrayLike, x: ArrayLike) -> Tensor:
+    """The modified Bessel function of the second kind of integer order ``n`` (x > 0).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import kn
+    >>> round(kn(0, tg.tensor(1.0)).item(), 12)
+    0.421024438241
+    """
+    _order("kn", n)
+    return _kn._binary(n, x)

@@ -251,3 +251,52 @@ def boxcox1p(x: ArrayLike, lmbda: ArrayLike) -> Tensor:
     2.0
     """
     return _boxcox1p._binary(x, lmbda)
+
+
+# The inverses: x = inv_boxcox(y, λ) solves boxcox(x, λ) = y, so dx/dy = x^(1-λ) and, by the
+# implicit-function theorem, dx/dλ = -x^(1-λ) d/dλ boxcox(x, λ).
+def _inv_boxcox_dy(x_log: Any, lmbda: Any) -> Any:
+    return ops.exp((1.0 - lmbda) * x_log)
+
+
+_inv_boxcox = special_primitive(
+    "inv_boxcox",
+    lambda g, ans, y, lmbda: unbroadcast_like(g * _inv_boxcox_dy(ops.log(ans), lmbda), y),
+    lambda g, ans, y, lmbda: unbroadcast_like(
+        -g * _inv_boxcox_dy(ops.log(ans), lmbda) * _boxcox_dlmbda(ops.log(ans), lmbda), lmbda
+    ),
+)
+_inv_boxcox1p = special_primitive(
+    "inv_boxcox1p",
+    lambda g, ans, y, lmbda: unbroadcast_like(g * _inv_boxcox_dy(ops.log1p(ans), lmbda), y),
+    lambda g, ans, y, lmbda: unbroadcast_like(
+        -g * _inv_boxcox_dy(ops.log1p(ans), lmbda) * _boxcox_dlmbda(ops.log1p(ans), lmbda),
+        lmbda,
+    ),
+)
+
+
+@plain_calls_scipy("special")
+def inv_boxcox(y: ArrayLike, lmbda: ArrayLike) -> Tensor:
+    """The inverse of :func:`boxcox`: ``(1 + λ y)^(1/λ)`` (``exp(y)`` at λ = 0),
+    differentiable in ``y`` and ``λ``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import inv_boxcox
+    >>> inv_boxcox(tg.tensor(2.0), 0.5).item()
+    4.0
+    """
+    return _inv_boxcox._binary(y, lmbda)
+
+
+@plain_calls_scipy("special")
+def inv_boxcox1p(y: ArrayLike, lmbda: ArrayLike) -> Tensor:
+    """The inverse of :func:`boxcox1p`: ``(1 + λ y)^(1/λ) - 1``, differentiable in ``y``
+    and ``λ``.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import inv_boxcox1p
+    >>> inv_boxcox1p(tg.tensor(2.0), 0.5).item()
+    3.0
+    """
+    return _inv_boxcox1p._binary(y, lmbda)

@@ -1,5 +1,5 @@
-"""The error function family and the standard normal's: erfc erfinv erfcinv erfcx ndtr
-ndtri log_ndtr; and the exponential integrals exp1 expi.
+"""The error function family and the standard normal's: erfc erfinv erfcinv erfcx erfi ndtr
+ndtri ndtri_exp log_ndtr; the exponential integrals exp1 expi; Wright's omega wrightomega.
 
 Inverse functions differentiate through their output (d erfinv(y) = √π/2 e^{erfinv(y)²}),
 and ``log_ndtr``'s rule stays in log space, so its gradient is finite far in the tail
@@ -183,3 +183,60 @@ def expi(x: ArrayLike) -> Tensor:
     1.895117816356
     """
     return _expi._unary(x)
+
+
+# erfi(z) = -i erf(iz): erfi' = 2/√π e^{z²}
+_erfi = special_primitive(
+    "erfi",
+    lambda g, ans, x: g * ops.conj(_TWO_OVER_SQRT_PI * ops.exp(ops.square(x))),
+    complex_rules=True,
+)
+
+
+@plain_calls_scipy("special")
+def erfi(z: ArrayLike) -> Tensor:
+    """The imaginary error function ``-i erf(iz)``; ``erfi' = 2/√π e^{z²}`` (real or
+    complex ``z``).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import erfi
+    >>> erfi(tg.tensor(0.0)).item()
+    0.0
+    """
+    return _erfi._unary(z)
+
+
+# x = ndtri(e^y): dx/dy = e^y / φ(x) = √(2π) e^{y + x²/2}
+_ndtri_exp = special_primitive(
+    "ndtri_exp", lambda g, ans, y: g * _SQRT_2PI * ops.exp(y + 0.5 * ops.square(ans))
+)
+
+
+@plain_calls_scipy("special")
+def ndtri_exp(y: ArrayLike) -> Tensor:
+    """``ndtri(exp(y))``, accurate for very negative ``y`` (log-probabilities).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import ndtri_exp
+    >>> ndtri_exp(tg.tensor(-0.6931471805599453)).item()  # ndtri(1/2)
+    0.0
+    """
+    return _ndtri_exp._unary(y)
+
+
+# ω + log ω = z: ω' = ω / (1 + ω), holomorphic
+_wrightomega = special_primitive(
+    "wrightomega", lambda g, ans, z: g * ops.conj(ans / (1.0 + ans)), complex_rules=True
+)
+
+
+@plain_calls_scipy("special")
+def wrightomega(z: ArrayLike) -> Tensor:
+    """The Wright Omega function, ``ω + log ω = z``; ``ω' = ω / (1 + ω)`` (real or complex).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import wrightomega
+    >>> wrightomega(tg.tensor(1.0)).item()
+    1.0
+    """
+    return _wrightomega._unary(z)

@@ -172,3 +172,150 @@ def stdtr(df: ArrayLike, t: ArrayLike) -> Tensor:
     0.5
     """
     return _stdtr._binary(df, t)
+
+
+# --- inverses: the inverse-function rule in the probability, the implicit-function theorem
+# in the parameters (P(a, x(a, y)) = y: dx/da = -(dP/da) / (dP/dx), and alike for I_x) ---
+
+
+def _gammaincinv_rule_a(name: str) -> Any:
+    def rule(g: Any, ans: Any, a: Any, y: Any) -> Any:
+        refuse_gradient(name, "a at second order", a, "only its first derivative is built")
+        return unbroadcast_like(-g * _gammainc_da._binary(a, ans) / _gammainc_dx(a, ans), a)
+
+    return rule
+
+
+_gammaincinv = special_primitive(
+    "gammaincinv",
+    _gammaincinv_rule_a("gammaincinv"),
+    lambda g, ans, a, y: unbroadcast_like(g / _gammainc_dx(a, ans), y),
+)
+_gammainccinv = special_primitive(
+    "gammainccinv",
+    _gammaincinv_rule_a("gammainccinv"),
+    lambda g, ans, a, y: unbroadcast_like(-g / _gammainc_dx(a, ans), y),
+)
+
+
+@plain_calls_scipy("special")
+def gammaincinv(a: ArrayLike, y: ArrayLike) -> Tensor:
+    """The inverse of :func:`gammainc` in ``x``: ``P(a, gammaincinv(a, y)) = y``;
+    differentiable in ``y`` (every order) and in ``a`` (first order).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import gammaincinv
+    >>> round(gammaincinv(1.0, tg.tensor(0.5)).item(), 12)  # log 2
+    0.69314718056
+    """
+    return _gammaincinv._binary(a, y)
+
+
+@plain_calls_scipy("special")
+def gammainccinv(a: ArrayLike, y: ArrayLike) -> Tensor:
+    """The inverse of :func:`gammaincc` in ``x``: ``Q(a, gammainccinv(a, y)) = y``;
+    differentiable in ``y`` (every order) and in ``a`` (first order).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import gammainccinv
+    >>> round(gammainccinv(1.0, tg.tensor(0.5)).item(), 12)  # log 2
+    0.69314718056
+    """
+    return _gammainccinv._binary(a, y)
+
+
+def _betaincinv_rule(name: str, k: int) -> Any:
+    def rule(g: Any, ans: Any, a: Any, b: Any, y: Any) -> Any:
+        refuse_gradient(
+            name, f"{'ab'[k]} at second order", (a, b)[k], "only its first derivative is built"
+        )
+        slope = _betainc_dab(a, b, ans)[k] / _betainc_dx(a, b, ans)
+        return unbroadcast_like(-g * slope, (a, b)[k])
+
+    return rule
+
+
+_betaincinv = special_primitive(
+    "betaincinv",
+    _betaincinv_rule("betaincinv", 0),
+    _betaincinv_rule("betaincinv", 1),
+    lambda g, ans, a, b, y: unbroadcast_like(g / _betainc_dx(a, b, ans), y),
+)
+_betainccinv = special_primitive(
+    "betainccinv",
+    _betaincinv_rule("betainccinv", 0),
+    _betaincinv_rule("betainccinv", 1),
+    lambda g, ans, a, b, y: unbroadcast_like(-g / _betainc_dx(a, b, ans), y),
+)
+
+
+@plain_calls_scipy("special")
+def betaincinv(a: ArrayLike, b: ArrayLike, y: ArrayLike) -> Tensor:
+    """The inverse of :func:`betainc` in ``x``: ``I(a, b, betaincinv(a, b, y)) = y``;
+    differentiable in ``y`` (every order) and in ``a`` and ``b`` (first order).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import betaincinv
+    >>> round(betaincinv(2.0, 1.0, tg.tensor(0.25)).item(), 12)  # sqrt(y)
+    0.5
+    """
+    return _betaincinv(a, b, y)
+
+
+@plain_calls_scipy("special")
+def betainccinv(a: ArrayLike, b: ArrayLike, y: ArrayLike) -> Tensor:
+    """The inverse of ``1 - betainc`` in ``x``: ``1 - I(a, b, betainccinv(a, b, y)) = y``;
+    differentiable in ``y`` (every order) and in ``a`` and ``b`` (first order).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import betainccinv
+    >>> round(betainccinv(2.0, 1.0, tg.tensor(0.75)).item(), 12)  # sqrt(1 - y)
+    0.5
+    """
+    return _betainccinv(a, b, y)
+
+
+_betaincc = special_primitive(
+    "betaincc",
+    lambda g, ans, a, b, x: -_betainc_rule(0, "a")(g, ans, a, b, x),
+    lambda g, ans, a, b, x: -_betainc_rule(1, "b")(g, ans, a, b, x),
+    lambda g, ans, a, b, x: unbroadcast_like(-g * _betainc_dx(a, b, x), x),
+)
+
+
+@plain_calls_scipy("special")
+def betaincc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Tensor:
+    """``1 - betainc(a, b, x)``, accurate where ``I_x`` is near 1; differentiable in ``x``
+    (every order) and in ``a`` and ``b`` (first order).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import betaincc
+    >>> round(betaincc(2.0, 1.0, tg.tensor(0.5)).item(), 12)  # 1 - x ** 2
+    0.75
+    """
+    return _betaincc(a, b, x)
+
+
+def _stdtrit_dp(df: Any, t: Any) -> Any:
+    """1 / (Student's t density at t)."""
+    return 1.0 / _stdtr_dt(1.0, None, df, t)
+
+
+_stdtrit = special_primitive(
+    "stdtrit",
+    lambda g, ans, df, p: _stdtr_ddf(-g * _stdtrit_dp(df, ans), None, df, ans),
+    lambda g, ans, df, p: unbroadcast_like(g * _stdtrit_dp(df, ans), p),
+)
+
+
+@plain_calls_scipy("special")
+def stdtrit(df: ArrayLike, p: ArrayLike) -> Tensor:
+    """The inverse of :func:`stdtr` in ``t``: the ``p``-quantile of Student's t with ``df``
+    degrees of freedom; differentiable in ``p`` (every order) and ``df`` (first order).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import stdtrit
+    >>> stdtrit(3.0, tg.tensor(0.5)).item()
+    0.0
+    """
+    return _stdtrit._binary(df, p)

@@ -1,4 +1,4 @@
-"""The logistic function and log-sum-exp family: expit logit log_expit logsumexp softmax
+"""The logistic function and log-sum-exp family: expit logit log_expit softplus logsumexp softmax
 log_softmax.
 
 Composed from tapegrad's stable ops (``sigmoid``, ``softplus``, ``logsumexp``), so they run
@@ -132,3 +132,22 @@ def log_softmax(x: ArrayLike, axis: int | tuple[int, ...] | None = None) -> Tens
     array([-0.69314718, -0.69314718])
     """
     return ops.subtract(x, ops.logsumexp(x, axis=axis, keepdims=True))
+
+
+@plain_calls_scipy("special")
+def softplus(x: ArrayLike, **kwargs: Any) -> Tensor:
+    """``log(1 + e^x)`` as SciPy computes it (``np.logaddexp(0, x)``), stable for large
+    ``|x|``; its derivative is :func:`expit`. NumPy's ufunc keywords (``out``, ``where``)
+    are SciPy's only: on Tensors they raise NotImplementedError.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.scipy.special import softplus
+    >>> softplus(tg.tensor(0.0)).item()  # log 2
+    0.6931471805599453
+    """
+    if kwargs:
+        raise NotImplementedError(
+            f"scipy.special.softplus: {', '.join(sorted(kwargs))}= (NumPy's ufunc keywords) "
+            "is not supported on Tensors"
+        )
+    return ops.logaddexp(0.0, x)
