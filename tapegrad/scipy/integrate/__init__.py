@@ -16,11 +16,14 @@ of ``scipy.integrate`` is SciPy's own object, for plain arrays.
 
 import scipy.integrate as _scipy_integrate
 
-from tapegrad.scipy.integrate import quadrature
+from tapegrad.scipy.integrate import ivp, quadrature
+from tapegrad.scipy.integrate import quad as _quad_module
+from tapegrad.scipy.integrate.ivp import *  # noqa: F403
 from tapegrad.scipy.integrate.odeint import odeint as odeint
+from tapegrad.scipy.integrate.quad import *  # noqa: F403
 from tapegrad.scipy.integrate.quadrature import *  # noqa: F403
 
-__all__ = sorted(["odeint", *quadrature.__all__])
+__all__ = sorted(["odeint", *ivp.__all__, *_quad_module.__all__, *quadrature.__all__])
 
 
 def __getattr__(name: str) -> object:

@@ -18,9 +18,8 @@ Tensors).
 
 from __future__ import annotations
 
-import contextlib
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,26 +27,18 @@ import scipy.integrate
 
 from tapegrad import ops
 from tapegrad.backends import namespaces as backend
-from tapegrad.core.active import _active
-from tapegrad.core.entry import INPUTS, OUTPUT
-from tapegrad.core.record import is_recorded, keep_values
+from tapegrad.core.record import is_recorded
 from tapegrad.core.tape import GradientTape
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, raw, shape_of
 from tapegrad.ops.rule_helpers import result_dtype
+from tapegrad.scipy.integrate._adjoint import captured, detached
+from tapegrad.scipy.integrate._adjoint import float64 as _float64
+from tapegrad.scipy.integrate._adjoint import is_floating as _is_floating
+from tapegrad.scipy.integrate._adjoint import unrecorded as _unrecorded
 
 ArrayLike = Any
 _UNSUPPORTED = ("Dfun", "col_deriv", "full_output", "ml", "mu")
-
-
-@contextlib.contextmanager
-def _unrecorded() -> Iterator[None]:
-    """No active tape sees the ops inside: ``func``'s evaluations for the solver."""
-    token = _active.set(())
-    try:
-        yield
-    finally:
-        _active.reset(token)
 
 
 class _System:
@@ -220,46 +211,14 @@ def odeint(
     return _odeint(ops.concatenate(flat), system=system)
 
 
-def _float64(x: Tensor) -> Tensor:
-    return x if raw(x).dtype == np.float64 else ops.astype(x, np.float64)
-
-
-def _is_floating(value: Any) -> bool:
-    if isinstance(value, float):
-        return True
-    dtype = getattr(raw(value), "dtype", None)
-    return dtype is not None and backend.is_real_floating(dtype)
-
-
 def _captured(
     func: Callable[..., Any], y0: Any, t: Any, args: tuple, tfirst: bool, floating: list[int]
 ) -> list[Tensor]:
-    """The Tensors ``func`` reads from outside its arguments that a tape differentiates:
-    trainable Variables, and Tensors an active tape watches. Found by calling ``func`` once
-    at (y0, t0) under a probe tape that watches what the active tapes watch (they record
-    nothing meanwhile); they become parameters of the ODE, so no gradient is lost."""
-    outer = set().union(*(tape._watched for tape in _active.get()))
-    values = [Tensor(raw(a)) if k in floating and isinstance(a, Tensor) else a
-              for k, a in enumerate(args)]  # fmt: skip
+    """The Tensors ``func`` reads from outside its arguments that a tape differentiates
+    (trainable Variables, Tensors an active tape watches), found by calling ``func`` once at
+    (y0, t0) under a probe tape (see ``_adjoint.captured``); they become parameters of the
+    ODE, so no gradient is lost."""
+    values = [detached(a) if k in floating else a for k, a in enumerate(args)]
     y = Tensor(np.asarray(backend.to_host(raw(y0)), dtype=float))
     t0 = float(backend.to_host(raw(t)).ravel()[0])
-    token = keep_values.set(True)  # the Tensors found in the entries become parameters
-    try:
-        with _unrecorded(), GradientTape(watch_accessed_variables=True) as probe:
-            probe._watched |= outer
-            _ = func(t0, y, *values) if tfirst else func(y, t0, *values)
-    finally:
-        keep_values.reset(token)
-    entries = [entry for entry in probe._entries if entry is not None]
-    produced = {entry[OUTPUT]._id for entry in entries}
-    variables = {v._id for v in probe.watched_variables()}
-    found: dict[int, Tensor] = {}
-    for entry in entries:
-        for x in entry[INPUTS]:
-            if (
-                isinstance(x, Tensor)
-                and x._id not in produced
-                and (x._id in outer or x._id in variables)
-            ):
-                found.setdefault(x._id, x)
-    return list(found.values())
+    return captured(lambda: func(t0, y, *values) if tfirst else func(y, t0, *values))
