@@ -107,7 +107,7 @@ def plain_calls_scipy(where: str) -> Callable[[F], F]:
 
 def scipy_getattr(module: str, scipy_module: str) -> Callable[[str], Any]:
     """A module ``__getattr__`` for ``tapegrad.scipy.<x>``: SciPy's own object for a name
-    tapegrad does not define (it takes plain arrays), as DESIGN.md's drop-in rule asks;
+    tapegrad does not define (it takes plain arrays): each module is a drop-in for SciPy's;
     AttributeError naming ``module`` for a name SciPy lacks too.
 
     >>> getattr_ = scipy_getattr("tapegrad.scipy.special", "scipy.special")
