@@ -45,6 +45,7 @@ from tapegrad.replay.compiled import compile as compile  # tg.compile, like torc
 from tapegrad.replay.kernel import FuseWarning
 from tapegrad.transforms.checkpoint import checkpoint
 from tapegrad.transforms.custom_gradient import custom_gradient
+from tapegrad.transforms.fixed_point import fixed_point
 from tapegrad.transforms.functional import grad, hessian, hvp, jacobian, jvp, value_and_grad, vjp
 
 __version__ = "0.1.0"
@@ -80,6 +81,7 @@ __all__ = [
     "default_device",
     "detect_anomaly",
     "fft",
+    "fixed_point",
     "device_scope",
     "grad",
     "hessian",

@@ -1,4 +1,5 @@
-"""SciPy with gradients: ``special``, ``stats``, ``linalg``, ``signal``, ``integrate``, ``fft``.
+"""SciPy with gradients: ``special``, ``stats``, ``linalg``, ``signal``, ``integrate``, ``fft``,
+``optimize``.
 
 The submodules mirror SciPy's names and signatures for the functions that have
 gradients, as ``jax.scipy`` does; each is imported on first use. SciPy is an
@@ -29,7 +30,10 @@ _MINIMUM = (1, 15)  # batched scipy.linalg kernels
 if tuple(int(part) for part in scipy.__version__.split(".")[:2]) < _MINIMUM:
     raise ImportError(f"tapegrad.scipy needs SciPy >= 1.15, found {scipy.__version__}: {_INSTALL}")
 
-_SUBMODULES = ("fft", "integrate", "linalg", "signal", "special", "stats")
+_SUBMODULES = (
+    "fft", "integrate", "interpolate", "linalg", "ndimage", "optimize", "signal", "special",
+    "stats",
+)  # fmt: skip
 
 __all__ = list(_SUBMODULES)
 

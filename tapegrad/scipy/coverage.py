@@ -28,7 +28,7 @@ DIFFERENTIABLE = "differentiable"
 NO_GRADIENT = "no gradient"
 NOT_SUPPORTED = "not supported"
 
-MODULES = ("fft", "integrate", "linalg", "special", "stats", "signal")
+MODULES = ("fft", "integrate", "linalg", "special", "stats", "signal", "interpolate", "ndimage")
 
 # "module.name" -> why tapegrad.scipy has the name but no gradient through it.
 PLAIN_ONLY = {
@@ -101,6 +101,10 @@ NO_GRADIENT_NAMES = {
                                  "correlation_lags", "choose_conv_method", "check_COLA",
                                  "check_NOLA")],
         "windows, filter designs from orders and band edges, lags and method choices",
+    ),
+    **dict.fromkeys(
+        ["stats.mode", "stats.rankdata", "stats.spearmanr"],
+        "ranks, counts and rank correlations: piecewise constant in the data",
     ),
 }  # fmt: skip
 

@@ -1,6 +1,6 @@
 """Function transforms built on the tape: ``grad``, ``value_and_grad``, ``vjp``, ``jvp``,
 ``jacobian``, ``hessian``, ``hvp`` (functional.py, with argument handling in args.py),
-``custom_gradient`` and ``checkpoint``.
+``custom_gradient``, ``checkpoint`` and ``fixed_point`` (implicit differentiation).
 
 Layer: built on ``tapegrad.core``, ``tapegrad.ops`` and ``tapegrad.random`` (checkpoint
 replays the random state); nothing below imports it.
@@ -8,6 +8,7 @@ replays the random state); nothing below imports it.
 
 from tapegrad.transforms.checkpoint import checkpoint
 from tapegrad.transforms.custom_gradient import custom_gradient
+from tapegrad.transforms.fixed_point import fixed_point
 from tapegrad.transforms.functional import (
     grad,
     hessian,
@@ -21,6 +22,7 @@ from tapegrad.transforms.functional import (
 __all__ = [
     "checkpoint",
     "custom_gradient",
+    "fixed_point",
     "grad",
     "hessian",
     "hvp",

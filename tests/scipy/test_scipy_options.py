@@ -17,7 +17,9 @@ pytest.importorskip("scipy", reason="the scipy extra is not installed")
 import scipy  # noqa: E402
 import scipy.fft  # noqa: E402, F401
 import scipy.integrate  # noqa: E402, F401
+import scipy.interpolate  # noqa: E402, F401
 import scipy.linalg  # noqa: E402, F401  (m.linalg for m = scipy)
+import scipy.ndimage  # noqa: E402, F401
 import scipy.signal  # noqa: E402, F401
 import scipy.special  # noqa: E402, F401
 import scipy.stats  # noqa: E402, F401

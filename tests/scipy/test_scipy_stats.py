@@ -321,9 +321,7 @@ def test_multivariate_normal_entropy_and_a_singular_covariance():
     def singular(b, c):
         return mvn.logpdf(b @ c, 0.0 * mean, b @ tg.numpy.transpose(b), allow_singular=True)
 
-    expected = ss.multivariate_normal.logpdf(
-        b @ c, 0.0 * mean, b @ b.T, allow_singular=True
-    )
+    expected = ss.multivariate_normal.logpdf(b @ c, 0.0 * mean, b @ b.T, allow_singular=True)
     np.testing.assert_allclose(singular(tg.tensor(b), tg.tensor(c)).item(), expected, rtol=1e-12)
     gradcheck(singular, [b, c])
     gradcheck(lambda b: mvn.entropy(mean, b @ tg.numpy.transpose(b)), [b])

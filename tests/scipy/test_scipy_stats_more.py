@@ -99,3 +99,18 @@ def test_arguments_are_parsed_as_scipy_parses_them():
         stats.invgamma.logpdf(tg.tensor(1.0), shape=2.0)
     with pytest.raises(TypeError, match="missing"):
         stats.invgamma.logpdf(tg.tensor(1.0))
+
+
+def test_gaussian_kde_resamples_as_scipy_and_refuses_what_it_cannot_differentiate():
+    data = np.array([[0.1, 0.5, 0.9, 1.4, 0.7], [0.3, 0.2, 0.8, 0.4, 1.1]])
+    ours = stats.gaussian_kde(tg.tensor(data), "silverman")
+    theirs = ss.gaussian_kde(data, "silverman")
+    np.testing.assert_allclose(ours.resample(4, seed=3), theirs.resample(4, seed=3))
+    np.testing.assert_allclose(ours.covariance.numpy(), theirs.covariance, rtol=1e-12)
+    np.testing.assert_allclose(float(ours.neff.numpy()), theirs.neff)
+    with pytest.raises(NotImplementedError, match="integrate_box"):
+        ours.integrate_box([0.0, 0.0], [1.0, 1.0])
+    with pytest.raises(ValueError, match="bw_method"):
+        stats.gaussian_kde(tg.tensor(data), "nope")
+    with pytest.raises(ValueError, match="dimension"):
+        ours.evaluate(tg.tensor(np.ones((3, 2))))

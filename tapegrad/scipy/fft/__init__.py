@@ -19,11 +19,12 @@ array([2., 4., 6.])
 
 import scipy.fft as _scipy_fft
 
-from tapegrad.scipy.fft import _basic, _realtransforms
+from tapegrad.scipy.fft import _basic, _helpers, _realtransforms
 from tapegrad.scipy.fft._basic import *  # noqa: F403
+from tapegrad.scipy.fft._helpers import *  # noqa: F403
 from tapegrad.scipy.fft._realtransforms import *  # noqa: F403
 
-__all__ = sorted([*_basic.__all__, *_realtransforms.__all__])
+__all__ = sorted([*_basic.__all__, *_helpers.__all__, *_realtransforms.__all__])
 
 
 def __getattr__(name: str) -> object:

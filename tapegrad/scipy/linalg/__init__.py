@@ -20,30 +20,47 @@ array([[ 7.389056, 12.696481],
 # any other name of scipy.linalg is SciPy's own object (docs/scipy-coverage.md says which).
 from tapegrad.scipy._dispatch import scipy_getattr
 from tapegrad.scipy.linalg import (
+    banded,
     basic,
     constant_matrices,
+    constructions,
     decomp,
+    decomp_derived,
+    decomp_eig,
     decomp_lu,
     decomp_svd,
+    expm_conditioning,
+    least_squares,
     matfuncs,
+    matrix_equations,
+    plain_only,
     riccati,
     special_matrices,
-    structured,
+    structured_solvers,
     triangular,
 )
+from tapegrad.scipy.linalg.banded import *  # noqa: F403
 from tapegrad.scipy.linalg.basic import *  # noqa: F403
 from tapegrad.scipy.linalg.constant_matrices import *  # noqa: F403
+from tapegrad.scipy.linalg.constructions import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp import *  # noqa: F403
+from tapegrad.scipy.linalg.decomp_derived import *  # noqa: F403
+from tapegrad.scipy.linalg.decomp_eig import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp_lu import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp_svd import *  # noqa: F403
+from tapegrad.scipy.linalg.expm_conditioning import *  # noqa: F403
+from tapegrad.scipy.linalg.least_squares import *  # noqa: F403
 from tapegrad.scipy.linalg.matfuncs import *  # noqa: F403
+from tapegrad.scipy.linalg.matrix_equations import *  # noqa: F403
+from tapegrad.scipy.linalg.plain_only import *  # noqa: F403
 from tapegrad.scipy.linalg.riccati import *  # noqa: F403
 from tapegrad.scipy.linalg.special_matrices import *  # noqa: F403
-from tapegrad.scipy.linalg.structured import *  # noqa: F403
+from tapegrad.scipy.linalg.structured_solvers import *  # noqa: F403
 from tapegrad.scipy.linalg.triangular import *  # noqa: F403
 
-_MODULES = (basic, constant_matrices, decomp, decomp_lu, decomp_svd, matfuncs, riccati,
-            special_matrices, structured, triangular)  # fmt: skip
+_MODULES = (banded, basic, constant_matrices, constructions, decomp, decomp_derived, decomp_eig,
+            decomp_lu, decomp_svd, expm_conditioning, least_squares, matfuncs, matrix_equations,
+            plain_only, riccati, special_matrices, structured_solvers, triangular)  # fmt: skip
 __all__ = sorted(name for module in _MODULES for name in module.__all__)
 
 

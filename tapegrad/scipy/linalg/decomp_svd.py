@@ -22,7 +22,7 @@ from tapegrad.linalg import _spectral
 from tapegrad.linalg._matrix import as_input, check_matrices, mH
 from tapegrad.ops.primitive import shape_of
 from tapegrad.scipy._dispatch import plain_calls_scipy
-from tapegrad.scipy.linalg.decomp import _check_finite, _scipy, align_columns, host
+from tapegrad.scipy.linalg._reference import _check_finite, _scipy, align_columns, host
 
 __all__ = ["null_space", "orth", "polar", "svd", "svdvals"]
 

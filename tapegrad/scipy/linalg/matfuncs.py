@@ -1,17 +1,13 @@
-"""Matrix functions (expm, logm, sqrtm, fractional_matrix_power, the trigonometric and
-hyperbolic ones, expm_frechet, khatri_rao) and the Sylvester and Lyapunov solvers.
+"""Matrix functions: expm, logm, sqrtm, fractional_matrix_power, the trigonometric and
+hyperbolic ones, expm_frechet, khatri_rao; funm and signm on plain arrays only.
 
 - ``expm``: the VJP is the Fréchet derivative at Aᴴ, L(Aᴴ, Ḡ), read off the upper-right
   block of ``expm([[Aᴴ, Ḡ], [0, Aᴴ]])`` (Mathias 1996): built from ``expm`` itself, so
   every order of derivative works (each order doubles the matrix).
 - ``sqrtm``: X X = A gives X dX + dX X = dA, so Ā solves Xᴴ Ā + Ā Xᴴ = X̄ (a Sylvester
-  equation).
+  equation, tapegrad.scipy.linalg.matrix_equations).
 - ``logm``: as ``expm``, the VJP is L(Aᴴ, Ḡ), the upper-right block of
   ``logm([[Aᴴ, Ḡ], [0, Aᴴ]])`` (the block matrix has A's spectrum, away from the branch cut).
-- ``solve_sylvester``: Y with A Y + Y B = Q. Z = solve_sylvester(Aᴴ, Bᴴ, Ȳ) gives
-  Q̄ = Z, Ā = -Z Yᴴ, B̄ = -Yᴴ Z.
-- ``solve_discrete_lyapunov``: X = A X Aᴴ + Q. Z = solve_discrete_lyapunov(Aᴴ, Ḡ)
-  (Z = Aᴴ Z A + Ḡ) gives Q̄ = Z, Ā = Z A Xᴴ + Zᴴ A X.
 - The rest are built from these: ``cosm``/``sinm`` from expm(±iA), ``tanm``/``tanhm`` as
   solves, ``fractional_matrix_power`` as expm(t logm(A)), ``expm_frechet`` as the blocks of
   expm([[A, E], [0, A]]), so they differentiate to every order with nothing new.
@@ -28,12 +24,14 @@ from tapegrad import ops
 from tapegrad.backends.namespaces import is_complex
 from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import as_input, mH
-from tapegrad.ops.primitive import Primitive, shape_of, unbroadcast
+from tapegrad.ops.primitive import Primitive, shape_of
 from tapegrad.scipy._dispatch import kernel, plain_calls_scipy
+from tapegrad.scipy.linalg.matrix_equations import _square, solve_sylvester
 
-__all__ = ["cosm", "coshm", "expm", "expm_frechet", "fractional_matrix_power", "khatri_rao"]
-__all__ += ["logm", "sinhm", "sinm", "solve_continuous_lyapunov", "solve_discrete_lyapunov"]
-__all__ += ["funm", "signm", "solve_sylvester", "sqrtm", "tanhm", "tanm"]
+__all__ = [
+    "coshm", "cosm", "expm", "expm_frechet", "fractional_matrix_power", "funm",
+    "khatri_rao", "logm", "signm", "sinhm", "sinm", "sqrtm", "tanhm", "tanm",
+]  # fmt: skip
 
 ArrayLike = Any
 
@@ -70,34 +68,6 @@ def expm(A: ArrayLike) -> Tensor:  # noqa: N803 - SciPy's name
     return _expm._unary(A)
 
 
-def _sylvester_forward(xp: Any, a: Any, b: Any, q: Any) -> Any:
-    return kernel(xp, "linalg", "solve_sylvester")(a, b, q)
-
-
-def _sylvester_adjoint(g: Any, a: Any, b: Any) -> Any:
-    """Z with Aᴴ Z + Z Bᴴ = Ḡ: the cotangent of Q, and the start of A's and B's."""
-    return solve_sylvester(mH(a), mH(b), g)
-
-
-_solve_sylvester = Primitive("solve_sylvester", _sylvester_forward, complex_rules=True).defvjp(
-    lambda g, ans, a, b, q: unbroadcast(-_sylvester_adjoint(g, a, b) @ mH(ans), shape_of(a)),
-    lambda g, ans, a, b, q: unbroadcast(-mH(ans) @ _sylvester_adjoint(g, a, b), shape_of(b)),
-    lambda g, ans, a, b, q: unbroadcast(_sylvester_adjoint(g, a, b), shape_of(q)),
-)
-
-
-@plain_calls_scipy("linalg")
-def solve_sylvester(a: ArrayLike, b: ArrayLike, q: ArrayLike) -> Tensor:
-    """``x`` with ``a x + x b = q``; differentiable in all three.
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy.linalg import solve_sylvester
-    >>> solve_sylvester(tg.tensor([[1.0]]), [[2.0]], [[6.0]]).numpy()
-    array([[2.]])
-    """
-    return _solve_sylvester(a, b, q)
-
-
 # Ā solves Xᴴ Ā + Ā Xᴴ = X̄
 _sqrtm = Primitive(
     "sqrtm", lambda xp, a: kernel(xp, "linalg", "sqrtm")(a), complex_rules=True
@@ -118,16 +88,6 @@ def sqrtm(A: ArrayLike, disp: Any = True, blocksize: Any = 64) -> Tensor:  # noq
            [0., 3.]])
     """
     return _sqrtm._unary(A)
-
-
-def _square(name: str, a: Any) -> Any:
-    a = as_input(a)
-    shape = shape_of(a)
-    if len(shape) < 2 or shape[-1] != shape[-2]:
-        raise ValueError(
-            f"{name}: expected a square matrix (or a stack of them), got shape {shape}"
-        )
-    return a
 
 
 def _logm_vjp(g: Any, ans: Any, a: Any) -> Any:
@@ -336,57 +296,6 @@ def khatri_rao(a: ArrayLike, b: ArrayLike) -> Tensor:
             f"{sa} and {sb}"
         )
     return ops.reshape(a[:, None, :] * b[None, :, :], (sa[0] * sb[0], sa[1]))
-
-
-@plain_calls_scipy("linalg")
-def solve_continuous_lyapunov(a: ArrayLike, q: ArrayLike) -> Tensor:
-    """``x`` with ``a x + x aᴴ = q``: :func:`solve_sylvester` with ``b = aᴴ``, as SciPy
-    solves it; differentiable in ``a`` and ``q``.
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy.linalg import solve_continuous_lyapunov
-    >>> solve_continuous_lyapunov(tg.tensor([[2.0]]), tg.tensor([[8.0]])).numpy()
-    array([[2.]])
-    """
-    a = _square("solve_continuous_lyapunov", a)
-    return solve_sylvester(a, mH(a), q)
-
-
-def _lyapunov_forward(xp: Any, a: Any, q: Any, method: str | None) -> Any:
-    return kernel(xp, "linalg", "solve_discrete_lyapunov")(a, q, method=method)
-
-
-def _lyapunov_adjoint(g: Any, a: Any, method: str | None) -> Any:
-    """Z with Z = Aᴴ Z A + Ḡ."""
-    return solve_discrete_lyapunov(mH(a), g, method=method)
-
-
-_solve_discrete_lyapunov = Primitive(
-    "solve_discrete_lyapunov", _lyapunov_forward, complex_rules=True
-).defvjp(
-    lambda g, ans, a, q, method: (lambda z: z @ a @ mH(ans) + mH(z) @ a @ ans)(
-        _lyapunov_adjoint(g, a, method)
-    ),
-    lambda g, ans, a, q, method: _lyapunov_adjoint(g, a, method),
-)
-
-
-@plain_calls_scipy("linalg")
-def solve_discrete_lyapunov(a: ArrayLike, q: ArrayLike, method: str | None = None) -> Tensor:
-    """``x`` with ``a x aᴴ - x + q = 0``; differentiable in ``a`` and ``q`` (``method``:
-    SciPy's 'direct' or 'bilinear', the same solution to rounding).
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy.linalg import solve_discrete_lyapunov
-    >>> solve_discrete_lyapunov(tg.tensor([[0.5]]), tg.tensor([[3.0]])).numpy()
-    array([[4.]])
-    """
-    if method not in (None, "direct", "bilinear"):
-        raise ValueError(
-            f"solve_discrete_lyapunov: unknown method {method!r} (SciPy's: 'direct', 'bilinear')"
-        )
-    a = _square("solve_discrete_lyapunov", a)
-    return _solve_discrete_lyapunov(a, q, method=method)
 
 
 @plain_calls_scipy("linalg")

@@ -31,7 +31,7 @@ from tapegrad.core.tensor import Tensor
 from tapegrad.linalg._matrix import as_input, is_complex, mT
 from tapegrad.ops.primitive import Primitive, shape_of
 from tapegrad.scipy._dispatch import kernel, plain_calls_scipy
-from tapegrad.scipy.linalg.matfuncs import solve_discrete_lyapunov, solve_sylvester
+from tapegrad.scipy.linalg.matrix_equations import solve_discrete_lyapunov, solve_sylvester
 
 __all__ = ["solve_continuous_are", "solve_discrete_are"]
 

@@ -1,7 +1,8 @@
 """SciPy's signal processing with gradients, under SciPy's names and signatures:
-convolutions (:mod:`.convolution`), linear filters (:mod:`.filters`) and spectral
-estimates (:mod:`.spectral`). Windows (``get_window``, ``windows.*``) and every other
-name of scipy.signal are SciPy's own objects (docs/scipy-coverage.md says which).
+convolutions (:mod:`.convolution`), linear filters (:mod:`.filters`), spectral estimates
+(:mod:`.spectral`) and the short-time Fourier transform (:mod:`.short_time`). Windows
+(``get_window``, ``windows.*``) and every other name of scipy.signal are SciPy's own objects
+(docs/scipy-coverage.md says which).
 
 >>> import tapegrad as tg
 >>> from tapegrad.scipy import signal
@@ -12,12 +13,13 @@ array([1.  , 0.5 , 0.25])
 
 import scipy.signal as _scipy_signal
 
-from tapegrad.scipy.signal import convolution, filters, spectral
+from tapegrad.scipy.signal import convolution, filters, short_time, spectral
 from tapegrad.scipy.signal.convolution import *  # noqa: F403
 from tapegrad.scipy.signal.filters import *  # noqa: F403
+from tapegrad.scipy.signal.short_time import *  # noqa: F403
 from tapegrad.scipy.signal.spectral import *  # noqa: F403
 
-_MODULES = (convolution, filters, spectral)
+_MODULES = (convolution, filters, short_time, spectral)
 __all__ = sorted(name for module in _MODULES for name in module.__all__)
 
 

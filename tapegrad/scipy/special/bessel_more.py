@@ -20,6 +20,8 @@ from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive
 from tapegrad.scipy._dispatch import kernel, plain_calls_scipy, refuse_gradient
 from tapegrad.scipy.special._primitive import special_primitive, unbroadcast_like
+from tapegrad.scipy.special.bessel import hankel1, hankel2, jv, yv
+from tapegrad.scipy.special.bessel_modified import iv, kv
 
 ArrayLike = Any
 
@@ -241,10 +243,8 @@ def _difference_formula(v: Any, z: Any, n: int, f: Any, phase: float) -> Any:
 
 def _bessel_derivative(name: str, base: str, phase: float, sign: bool = False) -> Any:
     def derivative(v: ArrayLike, z: ArrayLike, n: int = 1) -> Tensor:
-        from tapegrad.scipy import special
-
         order = _derivative_order(name, n)
-        f = getattr(special, base)
+        f = _BASES[base]
         _order(name, v)
         if order == 0:
             return f(v, z)
@@ -264,6 +264,8 @@ def _bessel_derivative(name: str, base: str, phase: float, sign: bool = False) -
     return plain_calls_scipy("special")(derivative)
 
 
+# the functions whose derivatives in the argument these are (their own modules)
+_BASES = {"jv": jv, "yv": yv, "iv": iv, "kv": kv, "hankel1": hankel1, "hankel2": hankel2}
 jvp = _bessel_derivative("jvp", "jv", -1.0)
 yvp = _bessel_derivative("yvp", "yv", -1.0)
 ivp = _bessel_derivative("ivp", "iv", 1.0)

@@ -17,6 +17,7 @@ Every continuous parameter is differentiable; counts (a Poisson's ``k``, a binom
 1.5
 """
 
+from tapegrad.scipy.stats import _multivariate as _mv
 from tapegrad.scipy.stats import dirichlet as _dirichlet
 from tapegrad.scipy.stats import multivariate_normal as _multivariate_normal
 from tapegrad.scipy.stats._continuous import DECLARED as _CONTINUOUS
@@ -25,11 +26,31 @@ from tapegrad.scipy.stats._distribution import Distribution, Frozen
 from tapegrad.scipy.stats._family import Continuous as _Continuous
 from tapegrad.scipy.stats._family import Discrete as _Discrete
 from tapegrad.scipy.stats._family import methods as _methods
+from tapegrad.scipy.stats._kde import gaussian_kde
+from tapegrad.scipy.stats._moments import (
+    describe,
+    gmean,
+    hmean,
+    kurtosis,
+    moment,
+    pearsonr,
+    pmean,
+    skew,
+    variation,
+)
 from tapegrad.scipy.stats._statistics import entropy, sem, zscore
 
 # Each distribution: its module's functions record, the rest of SciPy's interface is SciPy's.
 dirichlet = Distribution("dirichlet", _dirichlet)
 multivariate_normal = Distribution("multivariate_normal", _multivariate_normal)
+multinomial = Distribution("multinomial", _mv.MULTINOMIAL, "The multinomial distribution.")
+dirichlet_multinomial = Distribution(
+    "dirichlet_multinomial", _mv.DIRICHLET_MULTINOMIAL, "The Dirichlet-multinomial distribution."
+)
+multivariate_t = Distribution("multivariate_t", _mv.MULTIVARIATE_T, "The multivariate t.")
+wishart = Distribution("wishart", _mv.WISHART, "The Wishart distribution.")
+invwishart = Distribution("invwishart", _mv.INVWISHART, "The inverse Wishart distribution.")
+matrix_normal = Distribution("matrix_normal", _mv.MATRIX_NORMAL, "The matrix normal.")
 
 # The declared ones (tapegrad/scipy/stats/_family.py): their formulas give every method.
 _SPECS: list[_Continuous | _Discrete] = [*_CONTINUOUS, *_DISCRETE]
@@ -38,6 +59,9 @@ globals().update(_DECLARED)
 
 __all__ = [
     "Distribution", "Frozen", "dirichlet", "multivariate_normal", "entropy", "sem", "zscore",
+    "gaussian_kde", "multinomial", "dirichlet_multinomial", "multivariate_t", "wishart",
+    "invwishart", "matrix_normal", "describe", "gmean", "hmean", "kurtosis", "moment",
+    "pearsonr", "pmean", "skew", "variation",
     *_DECLARED,
 ]  # fmt: skip
 

@@ -3,8 +3,9 @@
 ``tapegrad.scipy.stats.norm`` is a :class:`Distribution`: the methods its declaration in
 _continuous.py gets from the family machinery (_family.py: ``logpdf``, ``cdf``, ``ppf``,
 ``mean``, ``entropy`` ...) record on the tape, and every other name of ``scipy.stats.norm``
-(``rvs``, ``moment``, ``interval``, ``fit``, ``support`` ...) is SciPy's own, so SciPy code that samples and scores with one
-module runs unchanged. Calling it freezes its parameters, as SciPy's distributions do.
+(``rvs``, ``moment``, ``interval``, ``fit``, ``support`` ...) is SciPy's own, so SciPy code
+that samples and scores with one module runs unchanged. Calling it freezes its parameters,
+as SciPy's distributions do.
 """
 
 from __future__ import annotations

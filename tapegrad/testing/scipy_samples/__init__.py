@@ -16,12 +16,14 @@ from tapegrad.testing.numpy_samples.inputs import MASK, Refusal, Sample, X, Y
 from tapegrad.testing.scipy_samples import (
     fft,
     integrate,
+    interpolate,
     linalg_basic,
     linalg_decomp,
     linalg_factor,
     linalg_matfuncs,
     linalg_more,
     linalg_special,
+    ndimage,
     signal,
     special,
     stats,
@@ -35,7 +37,7 @@ REFUSALS: list[Refusal] = []
 FUNCTIONS: list[str] = []  # "linalg.solve": the functions whose every keyword has a row
 for _family in (
     linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, linalg_special, linalg_more,
-    special, stats, fft, integrate, signal,
+    special, stats, fft, integrate, signal, interpolate, ndimage,
 ):  # fmt: skip
     SAMPLES += _family.ROWS
     REFUSALS += getattr(_family, "REFUSALS", [])

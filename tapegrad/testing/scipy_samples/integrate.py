@@ -5,6 +5,8 @@ problems are accurate; first derivatives only) and ``quad`` (first derivatives o
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from tapegrad.testing.numpy_samples.inputs import Refusal, Sample
@@ -47,15 +49,15 @@ ROWS += [
 _TIGHT = dict(rtol=1e-10, atol=1e-12)
 
 
-def _decay(x, y):
+def _decay(x: Any, y: Any) -> Any:
     return lambda t, u: -x[0, :2] * u + y[0, :2] * np.sin(t)
 
 
-def _mark(t, u):  # a non-terminal event: SciPy notes when u[0] crosses 0.5
+def _mark(t: Any, u: Any) -> Any:  # a non-terminal event: SciPy notes when u[0] crosses 0.5
     return u[0] - 0.5
 
 
-def _ivp(m, x, y, **kw):
+def _ivp(m: Any, x: Any, y: Any, **kw: Any) -> Any:
     kw.setdefault("t_eval", [0.5, 1.0 + x[2, 3]])
     return m.integrate.solve_ivp(_decay(x, y), (0.0, 2.0), y[1, :2], **_TIGHT, **kw).y
 
@@ -125,11 +127,11 @@ ROWS += [
 ]
 
 
-def _bump(x, y):
+def _bump(x: Any, y: Any) -> Any:
     return lambda s: np.exp(-x[0, 0] * s * s) * y[0, 1]
 
 
-def _quad(m, x, y, **kw):
+def _quad(m: Any, x: Any, y: Any, **kw: Any) -> Any:
     return m.integrate.quad(_bump(x, y), x[0, 1], 1.0 + x[1, 2], **kw)[0]
 
 

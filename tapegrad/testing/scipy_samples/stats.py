@@ -18,7 +18,13 @@ from tapegrad.testing.numpy_samples.inputs import Refusal, Sample
 
 # The functions whose every keyword (tests/scipy/test_scipy_options.py) has a row below:
 # none, distribution methods take ``(x, *args, **kwds)`` (see the module's docstring).
-FUNCTIONS: list[str] = ["stats.zscore", "stats.sem", "stats.entropy"]
+FUNCTIONS: list[str] = ["stats.zscore", "stats.sem", "stats.entropy", "stats.gaussian_kde"]
+
+
+def _kde_cov(y: Any) -> Any:
+    """An SPD 2x2 covariance from ``y``."""
+    return y[:2, :2] @ y[:2, :2].T
+
 
 ROWS: list[Sample] = [
     Sample("stats.zscore", "default", lambda m, x, y: m.stats.zscore(x)),
@@ -48,6 +54,63 @@ ROWS: list[Sample] = [
         "stats.entropy",
         "keepdims, nan_policy='propagate'",
         lambda m, x, y: m.stats.entropy(x, y, keepdims=True, nan_policy="propagate"),
+    ),
+]
+
+ROWS += [
+    Sample(
+        "stats.gaussian_kde",
+        "evaluate, default",
+        lambda m, x, y: m.stats.gaussian_kde(x[:2]).evaluate(y[:2]),
+    ),
+    Sample(
+        "stats.gaussian_kde",
+        "logpdf, bw_method='scott'",
+        lambda m, x, y: m.stats.gaussian_kde(x[:2], bw_method="scott").logpdf(y[:2]),
+    ),
+    Sample(
+        "stats.gaussian_kde",
+        "pdf, bw_method='silverman'",
+        lambda m, x, y: m.stats.gaussian_kde(x[:2], bw_method="silverman").pdf(y[:2]),
+    ),
+    Sample(
+        "stats.gaussian_kde",
+        "__call__, bw_method=scalar",
+        lambda m, x, y: m.stats.gaussian_kde(x[:2], bw_method=0.6)(y[:2]),
+    ),
+    Sample(
+        "stats.gaussian_kde",
+        "bw_method=callable",
+        lambda m, x, y: m.stats.gaussian_kde(x[:2], bw_method=lambda k: k.neff**-0.3)(y[:2]),
+    ),
+    Sample(
+        "stats.gaussian_kde",
+        "weights",
+        lambda m, x, y: m.stats.gaussian_kde(x[:2], weights=y[2]).logpdf(y[:2]),
+    ),
+    Sample(
+        "stats.gaussian_kde",
+        "1-d, weights, silverman",
+        lambda m, x, y: m.stats.gaussian_kde(x[0], "silverman", weights=y[2])(y[1]),
+    ),
+    Sample(
+        "stats.gaussian_kde",
+        "one point (d,)",
+        lambda m, x, y: m.stats.gaussian_kde(x[:2]).logpdf(y[:2, 1]),
+    ),
+    Sample(
+        "stats.gaussian_kde",
+        "integrate_gaussian",
+        lambda m, x, y: m.stats.gaussian_kde(x[:2], weights=x[2]).integrate_gaussian(
+            y[:2, 0], _kde_cov(y)
+        ),
+    ),
+    Sample(
+        "stats.gaussian_kde",
+        "integrate_box_1d",
+        lambda m, x, y: m.stats.gaussian_kde(x[0], weights=x[1]).integrate_box_1d(
+            y[0, 0], y[0, 1] + 0.3
+        ),
     ),
 ]
 
@@ -267,3 +330,259 @@ for _name, (_k, _shapes, _counts) in DISCRETE.items():
                 LookupError,
             )
         )
+
+# --- the multivariate distributions --------------------------------------------------------
+
+FUNCTIONS += ["stats.multivariate_t.logpdf", "stats.matrix_normal.logpdf"]
+COUNTS = np.array([[1, 2, 0, 3], [0, 0, 6, 0], [1, 1, 3, 1]])
+
+
+def _simplex(y: Any) -> Any:
+    return y[0] / y[0].sum()
+
+
+def _spd(x: Any) -> Any:
+    return x @ x.T + np.eye(3)
+
+
+ROWS += [
+    Sample(
+        "stats.multinomial.logpmf",
+        "in p",
+        lambda m, x, y: m.stats.multinomial.logpmf(COUNTS, 6, _simplex(y)) + 0.0 * x[0, 0],
+    ),
+    Sample(
+        "stats.multinomial.pmf",
+        "in p, broadcast p",
+        lambda m, x, y: m.stats.multinomial.pmf(COUNTS, 6, x / x.sum(axis=1, keepdims=True)),
+    ),
+    Sample(
+        "stats.multinomial.mean", "in p", lambda m, x, y: m.stats.multinomial.mean(6, _simplex(y))
+    ),
+    Sample(
+        "stats.multinomial.cov", "in p", lambda m, x, y: m.stats.multinomial.cov(6, _simplex(y))
+    ),
+    Sample(
+        "stats.dirichlet_multinomial.logpmf",
+        "in alpha",
+        lambda m, x, y: m.stats.dirichlet_multinomial.logpmf(COUNTS, 1.0 + 2.0 * y[0], 6),
+    ),
+    Sample(
+        "stats.dirichlet_multinomial.pmf",
+        "in alpha",
+        lambda m, x, y: m.stats.dirichlet_multinomial.pmf(COUNTS, 0.5 + x, 6),
+    ),
+    Sample(
+        "stats.dirichlet_multinomial.mean",
+        "in alpha",
+        lambda m, x, y: m.stats.dirichlet_multinomial.mean(1.0 + y, 6),
+    ),
+    Sample(
+        "stats.multivariate_t.logpdf",
+        "loc, shape, df",
+        lambda m, x, y: m.stats.multivariate_t.logpdf(
+            x[:, :3], loc=y[0, :3], shape=_spd(y), df=2.5 + y[1, 0]
+        ),
+    ),
+    Sample(
+        "stats.multivariate_t.logpdf",
+        "default (d = 1)",
+        lambda m, x, y: m.stats.multivariate_t.logpdf(x[0]),
+    ),
+    Sample(
+        "stats.multivariate_t.logpdf",
+        "shape diagonal, df=inf",
+        lambda m, x, y: m.stats.multivariate_t.logpdf(x, loc=y[0], shape=0.5 + y[1], df=np.inf),
+    ),
+    Sample(
+        "stats.multivariate_t.pdf",
+        "loc, shape, df",
+        lambda m, x, y: m.stats.multivariate_t.pdf(
+            x[:, :3], y[0, :3], _spd(y) * 0.3, 3.0 + y[1, 0]
+        ),
+    ),
+    Sample(
+        "stats.wishart.logpdf",
+        "in x, df, scale",
+        lambda m, x, y: m.stats.wishart.logpdf(_spd(x), 3.5 + y[0, 0], _spd(y)),
+    ),
+    Sample(
+        "stats.wishart.pdf",
+        "in x, df, scale",
+        lambda m, x, y: m.stats.wishart.pdf(_spd(x) * 0.5, 4.5 + y[0, 0], _spd(y) * 0.3),
+    ),
+    Sample(
+        "stats.invwishart.logpdf",
+        "in x, df, scale",
+        lambda m, x, y: m.stats.invwishart.logpdf(_spd(x), 3.5 + y[0, 0], _spd(y)),
+    ),
+    Sample(
+        "stats.invwishart.pdf",
+        "in x, df, scale",
+        lambda m, x, y: m.stats.invwishart.pdf(_spd(x), 4.5 + y[0, 0], _spd(y)),
+    ),
+    Sample(
+        "stats.matrix_normal.logpdf",
+        "mean, rowcov, colcov",
+        lambda m, x, y: m.stats.matrix_normal.logpdf(
+            x, mean=y, rowcov=_spd(y), colcov=y.T @ y + np.eye(4)
+        ),
+    ),
+    Sample(
+        "stats.matrix_normal.pdf",
+        "mean, scalar rowcov, colcov",
+        lambda m, x, y: m.stats.matrix_normal.pdf(
+            x[:2, :2], mean=y[:2, :2], rowcov=0.5 + y[2, 0], colcov=0.5 + y[2, 1:3]
+        ),
+    ),
+]
+REFUSALS += [
+    Refusal(
+        "stats.multinomial.logpmf",
+        "x",
+        _differentiated(
+            lambda m, x, y: m.stats.multinomial.logpmf(y * 0.0 + COUNTS, 6, [0.25] * 4)
+        ),
+        LookupError,
+    ),
+    Refusal(
+        "stats.dirichlet_multinomial.logpmf",
+        "n",
+        _differentiated(
+            lambda m, x, y: m.stats.dirichlet_multinomial.logpmf(COUNTS, 1.0 + x, y[0, 0] * 0 + 6)
+        ),
+        LookupError,
+    ),
+]
+
+# --- moment statistics ---------------------------------------------------------------------
+
+FUNCTIONS += [
+    "stats.moment", "stats.skew", "stats.kurtosis", "stats.variation", "stats.gmean",
+    "stats.hmean", "stats.pmean", "stats.describe", "stats.pearsonr",
+]  # fmt: skip
+ROWS += [
+    Sample("stats.moment", "order=3", lambda m, x, y: m.stats.moment(x, order=3)),
+    Sample("stats.moment", "order=0", lambda m, x, y: m.stats.moment(x, 0) + y[0]),
+    Sample(
+        "stats.moment",
+        "center, axis=1, keepdims",
+        lambda m, x, y: m.stats.moment(x, 2, axis=1, center=0.5, keepdims=True),
+    ),
+    Sample(
+        "stats.moment",
+        "axis=None, nan_policy='propagate'",
+        lambda m, x, y: m.stats.moment(x, 4, axis=None, nan_policy="propagate"),
+    ),
+    Sample("stats.skew", "default", lambda m, x, y: m.stats.skew(x)),
+    Sample(
+        "stats.skew",
+        "axis=1, bias=False, keepdims",
+        lambda m, x, y: m.stats.skew(x, axis=1, bias=False, keepdims=True),
+    ),
+    Sample(
+        "stats.skew",
+        "axis=None, nan_policy='propagate'",
+        lambda m, x, y: m.stats.skew(x, axis=None, nan_policy="propagate"),
+    ),
+    Sample("stats.kurtosis", "default", lambda m, x, y: m.stats.kurtosis(x, axis=1)),
+    Sample(
+        "stats.kurtosis",
+        "fisher=False, bias=False",
+        lambda m, x, y: m.stats.kurtosis(x, axis=1, fisher=False, bias=False),
+    ),
+    Sample(
+        "stats.kurtosis",
+        "axis=None, keepdims, nan_policy='propagate'",
+        lambda m, x, y: m.stats.kurtosis(x, axis=None, keepdims=True, nan_policy="propagate"),
+    ),
+    Sample("stats.variation", "default", lambda m, x, y: m.stats.variation(x)),
+    Sample(
+        "stats.variation",
+        "axis=1, ddof=1, keepdims, nan_policy='propagate'",
+        lambda m, x, y: m.stats.variation(x, axis=1, ddof=1, keepdims=True, nan_policy="propagate"),
+    ),
+    Sample("stats.gmean", "default", lambda m, x, y: m.stats.gmean(x)),
+    Sample(
+        "stats.gmean",
+        "axis=1, weights, keepdims",
+        lambda m, x, y: m.stats.gmean(x, axis=1, weights=y, keepdims=True),
+    ),
+    Sample(
+        "stats.gmean",
+        "axis=None, dtype=float64, nan_policy='propagate'",
+        lambda m, x, y: m.stats.gmean(x, axis=None, dtype="float64", nan_policy="propagate"),
+    ),
+    Sample("stats.hmean", "default", lambda m, x, y: m.stats.hmean(x)),
+    Sample(
+        "stats.hmean",
+        "axis=1, weights, keepdims, dtype=None",
+        lambda m, x, y: m.stats.hmean(x, axis=1, dtype=None, weights=y, keepdims=True),
+    ),
+    Sample(
+        "stats.hmean",
+        "axis=None, nan_policy='propagate'",
+        lambda m, x, y: m.stats.hmean(x, axis=None, nan_policy="propagate"),
+    ),
+    Sample("stats.pmean", "p=2.5", lambda m, x, y: m.stats.pmean(x, 2.5)),
+    Sample("stats.pmean", "p=0", lambda m, x, y: m.stats.pmean(x, 0, weights=y)),
+    Sample(
+        "stats.pmean",
+        "p=-1.5, axis=1, weights, keepdims, dtype=None",
+        lambda m, x, y: m.stats.pmean(x, -1.5, axis=1, dtype=None, weights=y, keepdims=True),
+    ),
+    Sample(
+        "stats.pmean",
+        "axis=None, nan_policy='propagate'",
+        lambda m, x, y: m.stats.pmean(x, 3.0, axis=None, nan_policy="propagate"),
+    ),
+    Sample("stats.describe", "mean", lambda m, x, y: m.stats.describe(x).mean),
+    Sample("stats.describe", "minmax", lambda m, x, y: m.stats.describe(x).minmax[1]),
+    Sample(
+        "stats.describe",
+        "variance, axis=1, ddof=0",
+        lambda m, x, y: m.stats.describe(x, axis=1, ddof=0).variance,
+    ),
+    Sample(
+        "stats.describe",
+        "skewness, bias=False",
+        lambda m, x, y: m.stats.describe(x, axis=1, bias=False).skewness,
+    ),
+    Sample(
+        "stats.describe",
+        "kurtosis, axis=None, nan_policy='propagate'",
+        lambda m, x, y: m.stats.describe(x, axis=None, nan_policy="propagate").kurtosis,
+    ),
+    Sample("stats.pearsonr", "statistic", lambda m, x, y: m.stats.pearsonr(x, y, axis=1).statistic),
+    Sample(
+        "stats.pearsonr",
+        "pvalue, alternative='two-sided'",
+        lambda m, x, y: m.stats.pearsonr(x, y, alternative="two-sided", axis=1).pvalue,
+    ),
+    Sample(
+        "stats.pearsonr",
+        "pvalue, alternative='less', axis=None",
+        lambda m, x, y: m.stats.pearsonr(x, y, alternative="less", axis=None).pvalue,
+    ),
+    Sample(
+        "stats.pearsonr",
+        "pvalue, alternative='greater', axis=0",
+        lambda m, x, y: m.stats.pearsonr(x, y, alternative="greater", axis=0).pvalue,
+    ),
+]
+REFUSALS += [
+    Refusal(
+        "stats.skew",
+        "nan_policy='omit'",
+        lambda m, x, y: m.stats.skew(x, nan_policy="omit"),
+        NotImplementedError,
+    ),
+    Refusal(
+        "stats.pearsonr",
+        "method=PermutationMethod",
+        lambda m, x, y: m.stats.pearsonr(
+            x, y, method=__import__("scipy.stats").stats.PermutationMethod()
+        ),
+        NotImplementedError,
+    ),
+]

@@ -1,0 +1,19 @@
+"""SciPy's interpolation with gradients, under SciPy's names and signatures:
+:class:`RegularGridInterpolator` (:mod:`.rgi`), and the 1-d interpolants
+:class:`CubicSpline` and :class:`interp1d` (:mod:`.splines`). Every other name of
+scipy.interpolate is SciPy's own object (docs/scipy-coverage.md says which).
+
+>>> import tapegrad as tg
+>>> from tapegrad.scipy import interpolate
+>>> f = interpolate.RegularGridInterpolator(([0.0, 1.0],), tg.tensor([0.0, 10.0]))
+>>> f(tg.tensor([[0.25]])).numpy()
+array([2.5])
+"""
+
+from tapegrad.scipy._dispatch import scipy_getattr
+from tapegrad.scipy.interpolate import rgi
+from tapegrad.scipy.interpolate.rgi import *  # noqa: F403
+
+__all__ = sorted(rgi.__all__)
+
+__getattr__ = scipy_getattr(__name__, "scipy.interpolate")

@@ -1,0 +1,20 @@
+"""SciPy's multidimensional image processing with gradients, under SciPy's names and
+signatures: interpolation (:mod:`.interpolation`: map_coordinates, shift, zoom,
+affine_transform, rotate at orders 0 and 1) and linear filters (:mod:`.filters`).
+Every other name of scipy.ndimage is SciPy's own object (docs/scipy-coverage.md says
+which).
+
+>>> import tapegrad as tg
+>>> from tapegrad.scipy import ndimage
+>>> ndimage.map_coordinates(tg.tensor([0.0, 10.0]), tg.tensor([[0.25]]), order=1).numpy()
+array([2.5])
+"""
+
+from tapegrad.scipy._dispatch import scipy_getattr
+from tapegrad.scipy.ndimage import filters, interpolation
+from tapegrad.scipy.ndimage.filters import *  # noqa: F403
+from tapegrad.scipy.ndimage.interpolation import *  # noqa: F403
+
+__all__ = sorted(name for module in (filters, interpolation) for name in module.__all__)
+
+__getattr__ = scipy_getattr(__name__, "scipy.ndimage")
