@@ -28,7 +28,17 @@ DIFFERENTIABLE = "differentiable"
 NO_GRADIENT = "no gradient"
 NOT_SUPPORTED = "not supported"
 
-MODULES = ("fft", "integrate", "linalg", "special", "stats", "signal", "interpolate", "ndimage")
+MODULES = (
+    "fft",
+    "integrate",
+    "interpolate",
+    "linalg",
+    "ndimage",
+    "optimize",
+    "signal",
+    "special",
+    "stats",
+)
 
 # "module.name" -> why tapegrad.scipy has the name but no gradient through it.
 PLAIN_ONLY = {
