@@ -2,7 +2,7 @@
 orthogonal-polynomial and spherical-harmonic functions: SciPy's ufuncs recording on
 Tensors, derivatives checked against SciPy's own, and the arguments with no gradient.
 (The value and finite-difference checks of every option are the rows of
-tapegrad/testing/scipy_samples/special.py.)"""
+tapegrad/testing/scipy_samples/special_*.py.)"""
 
 from __future__ import annotations
 

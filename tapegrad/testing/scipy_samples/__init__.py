@@ -25,7 +25,10 @@ from tapegrad.testing.scipy_samples import (
     linalg_special,
     ndimage,
     signal,
-    special,
+    special_bessel,
+    special_elementary,
+    special_gamma,
+    special_integrals,
     stats,
 )
 
@@ -37,7 +40,8 @@ REFUSALS: list[Refusal] = []
 FUNCTIONS: list[str] = []  # "linalg.solve": the functions whose every keyword has a row
 for _family in (
     linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, linalg_special, linalg_more,
-    special, stats, fft, integrate, signal, interpolate, ndimage,
+    special_integrals, special_gamma, special_bessel, special_elementary, stats, fft, integrate,
+    signal, interpolate, ndimage,
 ):  # fmt: skip
     SAMPLES += _family.ROWS
     REFUSALS += getattr(_family, "REFUSALS", [])
