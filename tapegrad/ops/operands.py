@@ -53,6 +53,11 @@ def unaccepted(a: Any) -> str | None:
         return f"{article(type(a).__name__)} ({a!r:.40})"
     if isinstance(a, (bool, int, float, complex, np.generic, list, tuple, range)):
         return None
+    if type(a).__module__.startswith("scipy.sparse"):  # NumPy would make an object array of it
+        return (
+            "a SciPy sparse matrix (write A @ t, A.multiply(t) or tapegrad.scipy.sparse's "
+            "matmul/multiply, after importing tapegrad.scipy.sparse)"
+        )
     dtype = getattr(a, "dtype", None)
     if dtype is not None:
         if getattr(dtype, "kind", "f") in "OSUV":

@@ -31,7 +31,8 @@ if tuple(int(part) for part in scipy.__version__.split(".")[:2]) < _MINIMUM:
     raise ImportError(f"tapegrad.scipy needs SciPy >= 1.15, found {scipy.__version__}: {_INSTALL}")
 
 _SUBMODULES = (
-    "fft", "integrate", "interpolate", "linalg", "ndimage", "optimize", "signal", "special",
+    "cluster", "spatial", "fft", "integrate", "interpolate", "linalg", "ndimage", "optimize",
+    "signal", "sparse", "special",
     "stats",
 )  # fmt: skip
 

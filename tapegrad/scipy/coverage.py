@@ -29,6 +29,10 @@ NO_GRADIENT = "no gradient"
 NOT_SUPPORTED = "not supported"
 
 MODULES = (
+    "cluster.vq",
+    "spatial",
+    "spatial.distance",
+    "spatial.transform",
     "fft",
     "integrate",
     "interpolate",
@@ -36,6 +40,8 @@ MODULES = (
     "ndimage",
     "optimize",
     "signal",
+    "sparse",
+    "sparse.linalg",
     "special",
     "stats",
 )
@@ -115,6 +121,12 @@ NO_GRADIENT_NAMES = {
     **dict.fromkeys(
         ["stats.mode", "stats.rankdata", "stats.spearmanr"],
         "ranks, counts and rank correlations: piecewise constant in the data",
+    ),
+    **dict.fromkeys(
+        [f"sparse.{f}_{k}" for f in ("bsr", "coo", "csc", "csr", "dia", "dok", "lil")
+         for k in ("array", "matrix")],
+        "a constant matrix: its products with Tensors record (@, .dot, .multiply, *); "
+        "tapegrad.scipy.sparse.csr/csc/coo make one with differentiable values",
     ),
 }  # fmt: skip
 

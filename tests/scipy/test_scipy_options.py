@@ -15,12 +15,16 @@ import pytest
 pytest.importorskip("scipy", reason="the scipy extra is not installed")
 
 import scipy  # noqa: E402
+import scipy.cluster.vq  # noqa: E402, F401
 import scipy.fft  # noqa: E402, F401
 import scipy.integrate  # noqa: E402, F401
 import scipy.interpolate  # noqa: E402, F401
 import scipy.linalg  # noqa: E402, F401  (m.linalg for m = scipy)
 import scipy.ndimage  # noqa: E402, F401
 import scipy.signal  # noqa: E402, F401
+import scipy.sparse.linalg  # noqa: E402, F401
+import scipy.spatial.distance  # noqa: E402, F401
+import scipy.spatial.transform  # noqa: E402, F401
 import scipy.special  # noqa: E402, F401
 import scipy.stats  # noqa: E402, F401
 

@@ -1,7 +1,7 @@
 """tapegrad.scipy.stats's declared distributions (tapegrad/scipy/stats/_family.py): every
 differentiable method of every distribution has sample rows (tapegrad/testing/
-scipy_samples/stats.py) for each shape parameter and, for continuous ones, loc and scale;
-frozen distributions record; plain calls stay SciPy's."""
+scipy_samples/stats_distributions.py) for each shape parameter and, for continuous ones, loc
+and scale; frozen distributions record; plain calls stay SciPy's."""
 
 from __future__ import annotations
 

@@ -27,6 +27,7 @@ from tapegrad.scipy.linalg import (
     decomp,
     decomp_derived,
     decomp_eig,
+    decomp_eigh,
     decomp_lu,
     decomp_svd,
     expm_conditioning,
@@ -46,6 +47,7 @@ from tapegrad.scipy.linalg.constructions import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp_derived import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp_eig import *  # noqa: F403
+from tapegrad.scipy.linalg.decomp_eigh import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp_lu import *  # noqa: F403
 from tapegrad.scipy.linalg.decomp_svd import *  # noqa: F403
 from tapegrad.scipy.linalg.expm_conditioning import *  # noqa: F403
@@ -59,8 +61,9 @@ from tapegrad.scipy.linalg.structured_solvers import *  # noqa: F403
 from tapegrad.scipy.linalg.triangular import *  # noqa: F403
 
 _MODULES = (banded, basic, constant_matrices, constructions, decomp, decomp_derived, decomp_eig,
-            decomp_lu, decomp_svd, expm_conditioning, least_squares, matfuncs, matrix_equations,
-            plain_only, riccati, special_matrices, structured_solvers, triangular)  # fmt: skip
+            decomp_eigh, decomp_lu, decomp_svd, expm_conditioning, least_squares, matfuncs,
+            matrix_equations, plain_only, riccati, special_matrices, structured_solvers,
+            triangular)  # fmt: skip
 __all__ = sorted(name for module in _MODULES for name in module.__all__)
 
 

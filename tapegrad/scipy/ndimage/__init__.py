@@ -1,6 +1,7 @@
 """SciPy's multidimensional image processing with gradients, under SciPy's names and
 signatures: interpolation (:mod:`.interpolation`: map_coordinates, shift, zoom,
-affine_transform, rotate at orders 0 and 1) and linear filters (:mod:`.filters`).
+affine_transform, rotate at orders 0 and 1) and linear filters (:mod:`.filters`,
+:mod:`.smoothing`, :mod:`.derivatives`).
 Every other name of scipy.ndimage is SciPy's own object (docs/scipy-coverage.md says
 which).
 
@@ -11,10 +12,13 @@ array([2.5])
 """
 
 from tapegrad.scipy._dispatch import scipy_getattr
-from tapegrad.scipy.ndimage import filters, interpolation
+from tapegrad.scipy.ndimage import derivatives, filters, interpolation, smoothing
+from tapegrad.scipy.ndimage.derivatives import *  # noqa: F403
 from tapegrad.scipy.ndimage.filters import *  # noqa: F403
 from tapegrad.scipy.ndimage.interpolation import *  # noqa: F403
+from tapegrad.scipy.ndimage.smoothing import *  # noqa: F403
 
-__all__ = sorted(name for module in (filters, interpolation) for name in module.__all__)
+_MODULES = (filters, smoothing, derivatives, interpolation)
+__all__ = sorted(name for module in _MODULES for name in module.__all__)
 
 __getattr__ = scipy_getattr(__name__, "scipy.ndimage")

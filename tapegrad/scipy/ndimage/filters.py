@@ -1,13 +1,12 @@
-"""scipy.ndimage's linear filters with gradients: correlate1d convolve1d correlate
-convolve gaussian_filter1d gaussian_filter uniform_filter1d uniform_filter sobel prewitt
-laplace.
+"""scipy.ndimage's linear filters with gradients, and the machinery they share:
+correlate1d convolve1d correlate convolve here; the smoothing filters are in smoothing.py,
+the derivative filters in derivatives.py.
 
 Each extends the input past its edges as ``mode`` says (a gather of host indices,
 ``cval`` for the constant modes: tapegrad/scipy/ndimage/_boundary.py) and takes the
 ``valid`` correlation with the weights (tapegrad.scipy.signal.correlate), so each is
 linear in the input, differentiable to every order, and ``correlate``/``convolve`` are
-differentiable in ``weights`` too. The Gaussian and uniform weights come from
-``sigma``, ``truncate``, ``radius`` and ``size``: constants (refused on a tape).
+differentiable in ``weights`` too.
 """
 
 from __future__ import annotations
@@ -24,10 +23,7 @@ from tapegrad.ops.primitive import shape_of
 from tapegrad.scipy._dispatch import plain_calls_scipy, refuse_gradient
 from tapegrad.scipy.ndimage._boundary import check_mode, take_extended
 
-__all__ = [
-    "convolve", "convolve1d", "correlate", "correlate1d", "gaussian_filter",
-    "gaussian_filter1d", "laplace", "prewitt", "sobel", "uniform_filter", "uniform_filter1d",
-]  # fmt: skip
+__all__ = ["convolve", "convolve1d", "correlate", "correlate1d"]
 
 ArrayLike = Any
 
@@ -239,213 +235,3 @@ def convolve(
            [4., 0.]])
     """
     return _nd("convolve", input, weights, output, mode, cval, origin, axes, True)
-
-
-def _gaussian_weights(sigma: float, order: int, truncate: float, radius: Any) -> np.ndarray:
-    from scipy.ndimage._filters import _gaussian_kernel1d
-
-    lw = int(truncate * float(sigma) + 0.5) if radius is None else radius
-    if not isinstance(lw, (int, np.integer)) or lw < 0:
-        raise ValueError("Radius must be a nonnegative integer.")
-    return np.ascontiguousarray(_gaussian_kernel1d(sigma, order, int(lw))[::-1])
-
-
-@plain_calls_scipy("ndimage")
-def gaussian_filter1d(
-    input: ArrayLike,  # noqa: A002
-    sigma: float,
-    axis: int = -1,
-    order: int = 0,
-    output: Any = None,
-    mode: str = "reflect",
-    cval: float = 0.0,
-    truncate: float = 4.0,
-    *,
-    radius: Any = None,
-) -> Tensor:
-    """The 1-d Gaussian filter (``order``: of the Gaussian's derivative) of ``input``
-    along ``axis``, as SciPy's; linear, differentiable in ``input``.
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy import ndimage
-    >>> ndimage.gaussian_filter1d(tg.tensor([0.0, 1.0, 0.0]), 1.0, radius=1).numpy().round(4)
-    array([0.2741, 0.4519, 0.2741])
-    """
-    x = _start("gaussian_filter1d", input, output, cval)
-    refuse_gradient("gaussian_filter1d", "sigma", sigma, "it sets the weights")
-    (axis,) = _axes("gaussian_filter1d", axis, len(shape_of(x)))
-    w = _gaussian_weights(sigma, int(order), truncate, radius)
-    return _along(x, w, axis, mode, cval, 0, "gaussian_filter1d")
-
-
-@plain_calls_scipy("ndimage")
-def gaussian_filter(
-    input: ArrayLike,  # noqa: A002
-    sigma: Any,
-    order: Any = 0,
-    output: Any = None,
-    mode: Any = "reflect",
-    cval: float = 0.0,
-    truncate: float = 4.0,
-    *,
-    radius: Any = None,
-    axes: Any = None,
-) -> Tensor:
-    """The Gaussian filter of ``input``: one 1-d filter per axis of ``axes`` (``sigma``,
-    ``order``, ``mode`` and ``radius`` one each or one for all), as SciPy's;
-    differentiable in ``input``.
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy import ndimage
-    >>> ndimage.gaussian_filter(tg.tensor([0.0, 1.0, 0.0]), 1.0, radius=1).numpy().round(4)
-    array([0.2741, 0.4519, 0.2741])
-    """
-    x = _start("gaussian_filter", input, output, cval)
-    refuse_gradient("gaussian_filter", "sigma", sigma, "it sets the weights")
-    along = _axes("gaussian_filter", axes, len(shape_of(x)))
-    count = len(along)
-    orders, sigmas = _per_axis(order, count), _per_axis(sigma, count)
-    modes, radii = _per_axis(mode, count), _per_axis(radius, count)
-    out = x
-    for k, a in enumerate(along):
-        if sigmas[k] > 1e-15:
-            w = _gaussian_weights(sigmas[k], int(orders[k]), truncate, radii[k])
-            out = _along(out, w, a, modes[k], cval, 0, "gaussian_filter")
-    return out if out is not x else x * 1.0
-
-
-@plain_calls_scipy("ndimage")
-def uniform_filter1d(
-    input: ArrayLike,  # noqa: A002
-    size: int,
-    axis: int = -1,
-    output: Any = None,
-    mode: str = "reflect",
-    cval: float = 0.0,
-    origin: int = 0,
-) -> Tensor:
-    """The mean over a window of ``size`` along ``axis`` (placed by ``origin``), the
-    input extended by ``mode``, as SciPy's; differentiable in ``input``.
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy import ndimage
-    >>> ndimage.uniform_filter1d(tg.tensor([0.0, 3.0, 6.0]), 3, mode="nearest").numpy()
-    array([1., 3., 5.])
-    """
-    x = _start("uniform_filter1d", input, output, cval)
-    if int(size) < 1:
-        raise RuntimeError("uniform_filter1d: incorrect filter size")
-    (axis,) = _axes("uniform_filter1d", axis, len(shape_of(x)))
-    w = np.full(int(size), 1.0 / int(size))
-    return _along(x, w, axis, mode, cval, int(origin), "uniform_filter1d")
-
-
-@plain_calls_scipy("ndimage")
-def uniform_filter(
-    input: ArrayLike,  # noqa: A002
-    size: Any = 3,
-    output: Any = None,
-    mode: Any = "reflect",
-    cval: float = 0.0,
-    origin: Any = 0,
-    *,
-    axes: Any = None,
-) -> Tensor:
-    """The mean over a window of ``size`` (one per axis of ``axes``, or one for all), as
-    SciPy's: a 1-d uniform filter per axis; differentiable in ``input``.
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy import ndimage
-    >>> ndimage.uniform_filter(tg.tensor([0.0, 3.0, 6.0]), mode="nearest").numpy()
-    array([1., 3., 5.])
-    """
-    x = _start("uniform_filter", input, output, cval)
-    along = _axes("uniform_filter", axes, len(shape_of(x)))
-    count = len(along)
-    sizes, origins = _per_axis(size, count), _per_axis(origin, count)
-    modes = _per_axis(mode, count)
-    out = x
-    for k, a in enumerate(along):
-        if sizes[k] > 1:
-            w = np.full(int(sizes[k]), 1.0 / int(sizes[k]))
-            out = _along(out, w, a, modes[k], cval, int(origins[k]), "uniform_filter")
-    return out if out is not x else x * 1.0
-
-
-def _derivative(
-    name: str, input: Any, axis: int, output: Any, mode: Any, cval: Any, smooth: list[float],  # noqa: A002
-) -> Tensor:  # fmt: skip
-    x = _start(name, input, output, cval)
-    rank = len(shape_of(x))
-    (axis,) = _axes(name, axis, rank)
-    modes = _per_axis(mode, rank)
-    out = _along(x, np.array([-1.0, 0.0, 1.0]), axis, modes[axis], cval, 0, name)
-    for a in range(rank):
-        if a != axis:
-            out = _along(out, np.array(smooth), a, modes[a], cval, 0, name)
-    return out
-
-
-@plain_calls_scipy("ndimage")
-def sobel(
-    input: ArrayLike,  # noqa: A002
-    axis: int = -1,
-    output: Any = None,
-    mode: Any = "reflect",
-    cval: float = 0.0,
-) -> Tensor:
-    """The Sobel derivative of ``input`` along ``axis`` ([-1, 0, 1] there, [1, 2, 1] on
-    the other axes), as SciPy's; differentiable in ``input``.
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy import ndimage
-    >>> ndimage.sobel(tg.tensor([0.0, 1.0, 4.0]), mode="nearest").numpy()
-    array([1., 4., 3.])
-    """
-    return _derivative("sobel", input, axis, output, mode, cval, [1.0, 2.0, 1.0])
-
-
-@plain_calls_scipy("ndimage")
-def prewitt(
-    input: ArrayLike,  # noqa: A002
-    axis: int = -1,
-    output: Any = None,
-    mode: Any = "reflect",
-    cval: float = 0.0,
-) -> Tensor:
-    """The Prewitt derivative of ``input`` along ``axis`` ([-1, 0, 1] there, [1, 1, 1] on
-    the other axes), as SciPy's; differentiable in ``input``.
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy import ndimage
-    >>> ndimage.prewitt(tg.tensor([0.0, 1.0, 4.0]), mode="nearest").numpy()
-    array([1., 4., 3.])
-    """
-    return _derivative("prewitt", input, axis, output, mode, cval, [1.0, 1.0, 1.0])
-
-
-@plain_calls_scipy("ndimage")
-def laplace(
-    input: ArrayLike,  # noqa: A002
-    output: Any = None,
-    mode: Any = "reflect",
-    cval: float = 0.0,
-    *,
-    axes: Any = None,
-) -> Tensor:
-    """The discrete Laplacian of ``input``: the sum over ``axes`` of [1, -2, 1]
-    correlations, as SciPy's; differentiable in ``input``.
-
-    >>> import tapegrad as tg
-    >>> from tapegrad.scipy import ndimage
-    >>> ndimage.laplace(tg.tensor([0.0, 1.0, 4.0]), mode="nearest").numpy()
-    array([ 1.,  2., -3.])
-    """
-    x = _start("laplace", input, output, cval)
-    along = _axes("laplace", axes, len(shape_of(x)))
-    modes = _per_axis(mode, len(along))
-    total: Any = None
-    for k, a in enumerate(along):
-        term = _along(x, np.array([1.0, -2.0, 1.0]), a, modes[k], cval, 0, "laplace")
-        total = term if total is None else total + term
-    return total if total is not None else x * 1.0

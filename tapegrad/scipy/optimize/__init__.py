@@ -21,13 +21,18 @@ is SciPy's own too.
 """
 
 from tapegrad.scipy._dispatch import scipy_getattr
+from tapegrad.scipy.optimize import bracketing, roots, scalar_roots
 from tapegrad.scipy.optimize import least_squares as _least_squares_module
 from tapegrad.scipy.optimize import minimize as _minimize_module
-from tapegrad.scipy.optimize import roots
+from tapegrad.scipy.optimize.bracketing import *  # noqa: F403
 from tapegrad.scipy.optimize.least_squares import *  # noqa: F403
 from tapegrad.scipy.optimize.minimize import *  # noqa: F403
 from tapegrad.scipy.optimize.roots import *  # noqa: F403
+from tapegrad.scipy.optimize.scalar_roots import *  # noqa: F403
 
-__all__ = sorted([*roots.__all__, *_minimize_module.__all__, *_least_squares_module.__all__])
+__all__ = sorted([
+    *roots.__all__, *bracketing.__all__, *scalar_roots.__all__, *_minimize_module.__all__,
+    *_least_squares_module.__all__,
+])  # fmt: skip
 
 __getattr__ = scipy_getattr(__name__, "scipy.optimize")

@@ -17,7 +17,9 @@ Every continuous parameter is differentiable; counts (a Poisson's ``k``, a binom
 1.5
 """
 
-from tapegrad.scipy.stats import _multivariate as _mv
+from tapegrad.scipy.stats import _matrix_variate as _matrices
+from tapegrad.scipy.stats import _multivariate_counts as _counts
+from tapegrad.scipy.stats import _multivariate_t as _t
 from tapegrad.scipy.stats import dirichlet as _dirichlet
 from tapegrad.scipy.stats import multivariate_normal as _multivariate_normal
 from tapegrad.scipy.stats._continuous import DECLARED as _CONTINUOUS
@@ -43,14 +45,16 @@ from tapegrad.scipy.stats._statistics import entropy, sem, zscore
 # Each distribution: its module's functions record, the rest of SciPy's interface is SciPy's.
 dirichlet = Distribution("dirichlet", _dirichlet)
 multivariate_normal = Distribution("multivariate_normal", _multivariate_normal)
-multinomial = Distribution("multinomial", _mv.MULTINOMIAL, "The multinomial distribution.")
+multinomial = Distribution("multinomial", _counts.MULTINOMIAL, "The multinomial distribution.")
 dirichlet_multinomial = Distribution(
-    "dirichlet_multinomial", _mv.DIRICHLET_MULTINOMIAL, "The Dirichlet-multinomial distribution."
+    "dirichlet_multinomial",
+    _counts.DIRICHLET_MULTINOMIAL,
+    "The Dirichlet-multinomial distribution.",
 )
-multivariate_t = Distribution("multivariate_t", _mv.MULTIVARIATE_T, "The multivariate t.")
-wishart = Distribution("wishart", _mv.WISHART, "The Wishart distribution.")
-invwishart = Distribution("invwishart", _mv.INVWISHART, "The inverse Wishart distribution.")
-matrix_normal = Distribution("matrix_normal", _mv.MATRIX_NORMAL, "The matrix normal.")
+multivariate_t = Distribution("multivariate_t", _t.MULTIVARIATE_T, "The multivariate t.")
+wishart = Distribution("wishart", _matrices.WISHART, "The Wishart distribution.")
+invwishart = Distribution("invwishart", _matrices.INVWISHART, "The inverse Wishart distribution.")
+matrix_normal = Distribution("matrix_normal", _matrices.MATRIX_NORMAL, "The matrix normal.")
 
 # The declared ones (tapegrad/scipy/stats/_family.py): their formulas give every method.
 _SPECS: list[_Continuous | _Discrete] = [*_CONTINUOUS, *_DISCRETE]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from tapegrad.testing.numpy_samples.inputs import MASK, Refusal, Sample, X, Y
 from tapegrad.testing.scipy_samples import (
+    cluster,
     fft,
     integrate,
     interpolate,
@@ -25,11 +26,17 @@ from tapegrad.testing.scipy_samples import (
     linalg_special,
     ndimage,
     signal,
+    sparse,
+    spatial,
     special_bessel,
     special_elementary,
     special_gamma,
     special_integrals,
-    stats,
+    stats_distributions,
+    stats_kde,
+    stats_moments,
+    stats_multivariate,
+    stats_statistics,
 )
 
 __all__ = ["FUNCTIONS", "KEYWORDS_NOT_SAMPLED", "MASK", "REFUSALS", "SAMPLES", "X", "Y"]
@@ -40,8 +47,9 @@ REFUSALS: list[Refusal] = []
 FUNCTIONS: list[str] = []  # "linalg.solve": the functions whose every keyword has a row
 for _family in (
     linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, linalg_special, linalg_more,
-    special_integrals, special_gamma, special_bessel, special_elementary, stats, fft, integrate,
-    signal, interpolate, ndimage,
+    special_integrals, special_gamma, special_bessel, special_elementary, stats_statistics,
+    stats_kde, stats_distributions, stats_multivariate, stats_moments, fft, integrate,
+    signal, interpolate, ndimage, cluster, spatial, sparse,
 ):  # fmt: skip
     SAMPLES += _family.ROWS
     REFUSALS += getattr(_family, "REFUSALS", [])
