@@ -203,6 +203,9 @@ COMPLEX_CHECKED = {
     "dct": "tests/scipy/test_scipy_fft.py",
     "lfilter": "tests/scipy/test_scipy_signal_more.py",
     **dict.fromkeys(
+        ["expm_multiply", "sparse_matmul", "sparse_solve"], "tests/scipy/test_scipy_sparse.py"
+    ),
+    **dict.fromkeys(
         [
             "airy[0]",
             "airy[1]",
