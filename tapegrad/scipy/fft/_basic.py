@@ -6,7 +6,7 @@ as SciPy's own functions do."""
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Protocol
 
 from tapegrad import fft as _fft
 from tapegrad.core.tensor import Tensor
@@ -29,17 +29,82 @@ def _check(op: str, workers: Any, plan: Any) -> None:
         operator.index(workers)  # SciPy's thread count: accepted and ignored
 
 
-@plain_calls_scipy("fft")
-def fft(
-    x: ArrayLike,
-    n: int | None = None,
-    axis: int = -1,
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+class _OneAxis(Protocol):
+    def __call__(
+        self,
+        x: ArrayLike,
+        n: int | None = None,
+        axis: int = -1,
+        norm: str | None = None,
+        overwrite_x: bool = False,
+        workers: int | None = None,
+        *,
+        plan: Any = None,
+    ) -> Tensor: ...
+
+
+class _ManyAxes(Protocol):
+    def __call__(
+        self,
+        x: ArrayLike,
+        s: Any = None,
+        axes: Any = ...,
+        norm: str | None = None,
+        overwrite_x: bool = False,
+        workers: int | None = None,
+        *,
+        plan: Any = None,
+    ) -> Tensor: ...
+
+
+def _named(name: str, doc: str, f: Any) -> Any:
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    return plain_calls_scipy("fft")(f)
+
+
+def _one_axis(name: str, doc: str) -> _OneAxis:
+    """SciPy's 1-d transform ``name``: :mod:`tapegrad.fft`'s, after the SciPy-only keywords."""
+    transform = getattr(_fft, name)
+
+    def call(
+        x: ArrayLike,
+        n: int | None = None,
+        axis: int = -1,
+        norm: str | None = None,
+        overwrite_x: bool = False,
+        workers: int | None = None,
+        *,
+        plan: Any = None,
+    ) -> Tensor:
+        _check(name, workers, plan)
+        return transform(x, n, axis, norm)
+
+    return _named(name, doc, call)
+
+
+def _many_axes(name: str, doc: str, default_axes: Any) -> _ManyAxes:
+    """SciPy's 2-d or n-d transform ``name`` (``axes`` defaulting to ``default_axes``)."""
+    transform = getattr(_fft, name)
+
+    def call(
+        x: ArrayLike,
+        s: Any = None,
+        axes: Any = default_axes,
+        norm: str | None = None,
+        overwrite_x: bool = False,
+        workers: int | None = None,
+        *,
+        plan: Any = None,
+    ) -> Tensor:
+        _check(name, workers, plan)
+        return transform(x, s, axes, norm)
+
+    return _named(name, doc, call)
+
+
+fft = _one_axis(
+    "fft",
     """The discrete Fourier transform along ``axis``, as ``scipy.fft.fft``
     (:func:`tapegrad.fft.fft`).
 
@@ -47,22 +112,11 @@ def fft(
     >>> from tapegrad.scipy import fft
     >>> fft.fft(tg.tensor([1.0, 0.0, -1.0, 0.0])).numpy()
     array([0.+0.j, 2.+0.j, 0.+0.j, 2.+0.j])
-    """
-    _check("fft", workers, plan)
-    return _fft.fft(x, n, axis, norm)
+    """,
+)
 
-
-@plain_calls_scipy("fft")
-def ifft(
-    x: ArrayLike,
-    n: int | None = None,
-    axis: int = -1,
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+ifft = _one_axis(
+    "ifft",
     """The inverse discrete Fourier transform along ``axis``, as ``scipy.fft.ifft``
     (:func:`tapegrad.fft.ifft`).
 
@@ -70,22 +124,11 @@ def ifft(
     >>> from tapegrad.scipy import fft
     >>> fft.ifft(tg.tensor([0j, 2, 0, 2])).numpy().real
     array([ 1.,  0., -1.,  0.])
-    """
-    _check("ifft", workers, plan)
-    return _fft.ifft(x, n, axis, norm)
+    """,
+)
 
-
-@plain_calls_scipy("fft")
-def rfft(
-    x: ArrayLike,
-    n: int | None = None,
-    axis: int = -1,
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+rfft = _one_axis(
+    "rfft",
     """The transform of a real input, bins 0 .. n // 2, as ``scipy.fft.rfft``
     (:func:`tapegrad.fft.rfft`).
 
@@ -93,22 +136,11 @@ def rfft(
     >>> from tapegrad.scipy import fft
     >>> fft.rfft(tg.tensor([1.0, 0.0, -1.0, 0.0])).numpy()
     array([0.+0.j, 2.+0.j, 0.+0.j])
-    """
-    _check("rfft", workers, plan)
-    return _fft.rfft(x, n, axis, norm)
+    """,
+)
 
-
-@plain_calls_scipy("fft")
-def irfft(
-    x: ArrayLike,
-    n: int | None = None,
-    axis: int = -1,
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+irfft = _one_axis(
+    "irfft",
     """The real signal of length ``n`` whose ``rfft`` is ``x``, as ``scipy.fft.irfft``
     (:func:`tapegrad.fft.irfft`).
 
@@ -116,22 +148,11 @@ def irfft(
     >>> from tapegrad.scipy import fft
     >>> fft.irfft(tg.tensor([0j, 2, 0])).numpy()
     array([ 1.,  0., -1.,  0.])
-    """
-    _check("irfft", workers, plan)
-    return _fft.irfft(x, n, axis, norm)
+    """,
+)
 
-
-@plain_calls_scipy("fft")
-def hfft(
-    x: ArrayLike,
-    n: int | None = None,
-    axis: int = -1,
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+hfft = _one_axis(
+    "hfft",
     """The real spectrum of a Hermitian-symmetric signal given its first half, as ``scipy.fft.hfft``
     (:func:`tapegrad.fft.hfft`).
 
@@ -139,22 +160,11 @@ def hfft(
     >>> from tapegrad.scipy import fft
     >>> fft.hfft(tg.tensor([1.0, 2.0, 3.0])).numpy()
     array([ 8., -2.,  0., -2.])
-    """
-    _check("hfft", workers, plan)
-    return _fft.hfft(x, n, axis, norm)
+    """,
+)
 
-
-@plain_calls_scipy("fft")
-def ihfft(
-    x: ArrayLike,
-    n: int | None = None,
-    axis: int = -1,
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+ihfft = _one_axis(
+    "ihfft",
     """The inverse of :func:`hfft`, as ``scipy.fft.ihfft``
     (:func:`tapegrad.fft.ihfft`).
 
@@ -162,22 +172,11 @@ def ihfft(
     >>> from tapegrad.scipy import fft
     >>> fft.ihfft(tg.tensor([8.0, -2.0, 0.0, -2.0])).numpy().real
     array([1., 2., 3.])
-    """
-    _check("ihfft", workers, plan)
-    return _fft.ihfft(x, n, axis, norm)
+    """,
+)
 
-
-@plain_calls_scipy("fft")
-def fft2(
-    x: ArrayLike,
-    s: Any = None,
-    axes: Any = (-2, -1),
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+fft2 = _many_axes(
+    "fft2",
     """The 2-d discrete Fourier transform, as ``scipy.fft.fft2``
     (:func:`tapegrad.fft.fft2`).
 
@@ -185,22 +184,12 @@ def fft2(
     >>> from tapegrad.scipy import fft
     >>> fft.fft2(tg.ones((2, 2))).shape
     (2, 2)
-    """
-    _check("fft2", workers, plan)
-    return _fft.fft2(x, s, axes, norm)
+    """,
+    (-2, -1),
+)
 
-
-@plain_calls_scipy("fft")
-def ifft2(
-    x: ArrayLike,
-    s: Any = None,
-    axes: Any = (-2, -1),
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+ifft2 = _many_axes(
+    "ifft2",
     """The 2-d inverse transform, as ``scipy.fft.ifft2``
     (:func:`tapegrad.fft.ifft2`).
 
@@ -208,22 +197,12 @@ def ifft2(
     >>> from tapegrad.scipy import fft
     >>> fft.ifft2(tg.ones((2, 2))).shape
     (2, 2)
-    """
-    _check("ifft2", workers, plan)
-    return _fft.ifft2(x, s, axes, norm)
+    """,
+    (-2, -1),
+)
 
-
-@plain_calls_scipy("fft")
-def rfft2(
-    x: ArrayLike,
-    s: Any = None,
-    axes: Any = (-2, -1),
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+rfft2 = _many_axes(
+    "rfft2",
     """The 2-d transform of a real input, as ``scipy.fft.rfft2``
     (:func:`tapegrad.fft.rfft2`).
 
@@ -231,22 +210,12 @@ def rfft2(
     >>> from tapegrad.scipy import fft
     >>> fft.rfft2(tg.ones((2, 2))).shape
     (2, 2)
-    """
-    _check("rfft2", workers, plan)
-    return _fft.rfft2(x, s, axes, norm)
+    """,
+    (-2, -1),
+)
 
-
-@plain_calls_scipy("fft")
-def irfft2(
-    x: ArrayLike,
-    s: Any = None,
-    axes: Any = (-2, -1),
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+irfft2 = _many_axes(
+    "irfft2",
     """The inverse of :func:`rfft2`, as ``scipy.fft.irfft2``
     (:func:`tapegrad.fft.irfft2`).
 
@@ -254,22 +223,12 @@ def irfft2(
     >>> from tapegrad.scipy import fft
     >>> fft.irfft2(tg.ones((2, 2))).shape
     (2, 2)
-    """
-    _check("irfft2", workers, plan)
-    return _fft.irfft2(x, s, axes, norm)
+    """,
+    (-2, -1),
+)
 
-
-@plain_calls_scipy("fft")
-def fftn(
-    x: ArrayLike,
-    s: Any = None,
-    axes: Any = None,
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+fftn = _many_axes(
+    "fftn",
     """The n-d discrete Fourier transform, as ``scipy.fft.fftn``
     (:func:`tapegrad.fft.fftn`).
 
@@ -277,22 +236,12 @@ def fftn(
     >>> from tapegrad.scipy import fft
     >>> fft.fftn(tg.ones((2, 2))).shape
     (2, 2)
-    """
-    _check("fftn", workers, plan)
-    return _fft.fftn(x, s, axes, norm)
+    """,
+    None,
+)
 
-
-@plain_calls_scipy("fft")
-def ifftn(
-    x: ArrayLike,
-    s: Any = None,
-    axes: Any = None,
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+ifftn = _many_axes(
+    "ifftn",
     """The n-d inverse transform, as ``scipy.fft.ifftn``
     (:func:`tapegrad.fft.ifftn`).
 
@@ -300,22 +249,12 @@ def ifftn(
     >>> from tapegrad.scipy import fft
     >>> fft.ifftn(tg.ones((2, 2))).shape
     (2, 2)
-    """
-    _check("ifftn", workers, plan)
-    return _fft.ifftn(x, s, axes, norm)
+    """,
+    None,
+)
 
-
-@plain_calls_scipy("fft")
-def rfftn(
-    x: ArrayLike,
-    s: Any = None,
-    axes: Any = None,
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+rfftn = _many_axes(
+    "rfftn",
     """The n-d transform of a real input, as ``scipy.fft.rfftn``
     (:func:`tapegrad.fft.rfftn`).
 
@@ -323,22 +262,12 @@ def rfftn(
     >>> from tapegrad.scipy import fft
     >>> fft.rfftn(tg.ones((2, 2))).shape
     (2, 2)
-    """
-    _check("rfftn", workers, plan)
-    return _fft.rfftn(x, s, axes, norm)
+    """,
+    None,
+)
 
-
-@plain_calls_scipy("fft")
-def irfftn(
-    x: ArrayLike,
-    s: Any = None,
-    axes: Any = None,
-    norm: str | None = None,
-    overwrite_x: bool = False,
-    workers: int | None = None,
-    *,
-    plan: Any = None,
-) -> Tensor:
+irfftn = _many_axes(
+    "irfftn",
     """The inverse of :func:`rfftn`, as ``scipy.fft.irfftn``
     (:func:`tapegrad.fft.irfftn`).
 
@@ -346,6 +275,6 @@ def irfftn(
     >>> from tapegrad.scipy import fft
     >>> fft.irfftn(tg.ones((2, 2))).shape
     (2, 2)
-    """
-    _check("irfftn", workers, plan)
-    return _fft.irfftn(x, s, axes, norm)
+    """,
+    None,
+)

@@ -6,7 +6,7 @@ implicit function theorem as roots.py says; the bracket carries no gradient.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import scipy.optimize
@@ -62,17 +62,45 @@ def _bracketed(
     return tensor
 
 
-def brentq(
-    f: Callable[..., Any],
-    a: Any,
-    b: Any,
-    args: Any = (),
-    xtol: float = 2e-12,
-    rtol: float = 8.881784197001252e-16,
-    maxiter: int = 100,
-    full_output: bool = False,
-    disp: bool = True,
-) -> Any:
+class _Bracketing(Protocol):
+    def __call__(
+        self,
+        f: Callable[..., Any],
+        a: Any,
+        b: Any,
+        args: Any = (),
+        xtol: float = 2e-12,
+        rtol: float = 8.881784197001252e-16,
+        maxiter: int = 100,
+        full_output: bool = False,
+        disp: bool = True,
+    ) -> Any: ...
+
+
+def _bracketing(name: str, doc: str) -> _Bracketing:
+    """SciPy's bracketing root finder ``name`` (all but toms748: it has ``k`` too)."""
+
+    def call(
+        f: Callable[..., Any],
+        a: Any,
+        b: Any,
+        args: Any = (),
+        xtol: float = 2e-12,
+        rtol: float = 8.881784197001252e-16,
+        maxiter: int = 100,
+        full_output: bool = False,
+        disp: bool = True,
+    ) -> Any:
+        return _bracketed(name, f, a, b, args, full_output, xtol=xtol, rtol=rtol,
+                          maxiter=maxiter, disp=disp)  # fmt: skip
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = doc
+    return call
+
+
+brentq = _bracketing(
+    "brentq",
     """``scipy.optimize.brentq``: the root in ``[a, b]`` as a 0-d Tensor, differentiable
     in the Tensor ``args`` and what ``f`` reads from outside (``dx/dθ = -f_θ / f_x``), to
     any order. With ``full_output``, ``(x, RootResults)``, its ``root`` the Tensor.
@@ -82,75 +110,41 @@ def brentq(
     >>> c = tg.tensor(2.0)
     >>> round(tg.grad(lambda c: brentq(lambda x, c: x * x - c, 0.0, 3.0, args=(c,)))(c).item(), 10)
     0.3535533906
-    """
-    return _bracketed("brentq", f, a, b, args, full_output, xtol=xtol, rtol=rtol,
-                      maxiter=maxiter, disp=disp)  # fmt: skip
+    """,
+)
 
-
-def brenth(
-    f: Callable[..., Any],
-    a: Any,
-    b: Any,
-    args: Any = (),
-    xtol: float = 2e-12,
-    rtol: float = 8.881784197001252e-16,
-    maxiter: int = 100,
-    full_output: bool = False,
-    disp: bool = True,
-) -> Any:
+brenth = _bracketing(
+    "brenth",
     """``scipy.optimize.brenth``, differentiable as :func:`brentq`.
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.optimize import brenth
     >>> round(tg.grad(lambda c: brenth(lambda x, c: x * x - c, 0.0, 3.0, args=(c,)))(4.0), 10)
     0.25
-    """
-    return _bracketed("brenth", f, a, b, args, full_output, xtol=xtol, rtol=rtol,
-                      maxiter=maxiter, disp=disp)  # fmt: skip
+    """,
+)
 
-
-def bisect(
-    f: Callable[..., Any],
-    a: Any,
-    b: Any,
-    args: Any = (),
-    xtol: float = 2e-12,
-    rtol: float = 8.881784197001252e-16,
-    maxiter: int = 100,
-    full_output: bool = False,
-    disp: bool = True,
-) -> Any:
+bisect = _bracketing(
+    "bisect",
     """``scipy.optimize.bisect``, differentiable as :func:`brentq`.
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.optimize import bisect
     >>> round(tg.grad(lambda c: bisect(lambda x, c: x * x - c, 0.0, 3.0, args=(c,)))(4.0), 8)
     0.25
-    """
-    return _bracketed("bisect", f, a, b, args, full_output, xtol=xtol, rtol=rtol,
-                      maxiter=maxiter, disp=disp)  # fmt: skip
+    """,
+)
 
-
-def ridder(
-    f: Callable[..., Any],
-    a: Any,
-    b: Any,
-    args: Any = (),
-    xtol: float = 2e-12,
-    rtol: float = 8.881784197001252e-16,
-    maxiter: int = 100,
-    full_output: bool = False,
-    disp: bool = True,
-) -> Any:
+ridder = _bracketing(
+    "ridder",
     """``scipy.optimize.ridder``, differentiable as :func:`brentq`.
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.optimize import ridder
     >>> round(tg.grad(lambda c: ridder(lambda x, c: x * x - c, 0.0, 3.0, args=(c,)))(4.0), 10)
     0.25
-    """
-    return _bracketed("ridder", f, a, b, args, full_output, xtol=xtol, rtol=rtol,
-                      maxiter=maxiter, disp=disp)  # fmt: skip
+    """,
+)
 
 
 def toms748(

@@ -153,23 +153,30 @@ def variation(
     return _finish(out, ops.asarray(a), axis, keepdims)
 
 
-def _weighted_mean(values: Any, where: int, weights: Any) -> Any:
-    if weights is None:
-        return ops.mean(values, axis=where, keepdims=True)
-    w = ops.broadcast_to(ops.asarray(weights, dtype="float64"), shape_of(values))
-    total = ops.sum(ops.multiply(w, values), axis=where, keepdims=True)
-    return ops.divide(total, ops.sum(w, axis=where, keepdims=True))
-
-
-def _flat_weights(weights: Any, axis: Any) -> Any:
-    if weights is None or axis is not None:
-        return weights
-    return ops.reshape(weights, (-1,))
-
-
 def _no_dtype(function: str, dtype: Any) -> None:
     if dtype is not None and str(dtype) not in ("float64", "<class 'numpy.float64'>"):
         raise NotImplementedError(f"{function}: dtype={dtype!r} is not supported on Tensors")
+
+
+def _mean_of(function: str, a: Any, axis: Any, dtype: Any, weights: Any, nan_policy: str,
+             keepdims: bool, inward: Any, outward: Any) -> Any:  # fmt: skip
+    """``outward`` of the (weighted) mean of ``inward(a)``: gmean, hmean and pmean."""
+    _no_dtype(function, dtype)
+    values, where = _prepare(function, a, axis, nan_policy)
+    values = inward(values)
+    if weights is None:
+        mean = ops.mean(values, axis=where, keepdims=True)
+    else:
+        if axis is None:
+            weights = ops.reshape(weights, (-1,))
+        w = ops.broadcast_to(ops.asarray(weights, dtype="float64"), shape_of(values))
+        total = ops.sum(ops.multiply(w, values), axis=where, keepdims=True)
+        mean = ops.divide(total, ops.sum(w, axis=where, keepdims=True))
+    return _finish(outward(mean), ops.asarray(a), axis, keepdims)
+
+
+def _reciprocal(v: Any) -> Any:
+    return ops.divide(1.0, v)
 
 
 @plain_calls_scipy("stats")
@@ -189,10 +196,7 @@ def gmean(
     >>> round(gmean(tg.tensor([1.0, 4.0])).item(), 12)
     2.0
     """
-    _no_dtype("gmean", dtype)
-    values, where = _prepare("gmean", a, axis, nan_policy)
-    out = ops.exp(_weighted_mean(ops.log(values), where, _flat_weights(weights, axis)))
-    return _finish(out, ops.asarray(a), axis, keepdims)
+    return _mean_of("gmean", a, axis, dtype, weights, nan_policy, keepdims, ops.log, ops.exp)
 
 
 @plain_calls_scipy("stats")
@@ -212,12 +216,9 @@ def hmean(
     >>> round(hmean(tg.tensor([1.0, 4.0])).item(), 12)
     1.6
     """
-    _no_dtype("hmean", dtype)
-    values, where = _prepare("hmean", a, axis, nan_policy)
-    out = ops.divide(
-        1.0, _weighted_mean(ops.divide(1.0, values), where, _flat_weights(weights, axis))
+    return _mean_of(
+        "hmean", a, axis, dtype, weights, nan_policy, keepdims, _reciprocal, _reciprocal
     )
-    return _finish(out, ops.asarray(a), axis, keepdims)
 
 
 @plain_calls_scipy("stats")
@@ -238,13 +239,11 @@ def pmean(
     >>> round(pmean(tg.tensor([1.0, 3.0]), 2).item(), 12)
     2.2360679775
     """
-    _no_dtype("pmean", dtype)
     if p == 0:
+        _no_dtype("pmean", dtype)
         return gmean(a, axis=axis, weights=weights, nan_policy=nan_policy, keepdims=keepdims)
-    values, where = _prepare("pmean", a, axis, nan_policy)
-    inner = _weighted_mean(ops.power(values, p), where, _flat_weights(weights, axis))
-    out = ops.power(inner, 1.0 / p)
-    return _finish(out, ops.asarray(a), axis, keepdims)
+    power, root = (lambda v: ops.power(v, p)), (lambda m: ops.power(m, 1.0 / p))
+    return _mean_of("pmean", a, axis, dtype, weights, nan_policy, keepdims, power, root)
 
 
 @plain_calls_scipy("stats")
