@@ -66,13 +66,13 @@ def logpdf(
         # SciPy's support: no component of x - mean along the null space of cov
         outside = np.linalg.norm(null.T @ np.asarray(raw(columns)), axis=0) >= cutoff
         mahalanobis = ops.reshape(ops.where(outside, math.inf, mahalanobis), points)
-        log_det, rank = ops.sum(ops.log(values)), shape_of(values)[0]
+        log_det, rank = _pseudo_log_det(values)
         out = -0.5 * (mahalanobis + log_det + rank * math.log(2.0 * math.pi))
     else:
         factor = cholesky(cov, lower=True)
         z = solve_triangular(factor, columns, lower=True)
         mahalanobis = ops.reshape(ops.sum(ops.square(z), axis=0), points)
-        log_det = 2.0 * ops.sum(ops.log(ops.sum(factor * eye_like(factor), axis=-1)))
+        log_det = _log_det(factor)
         out = -0.5 * (mahalanobis + log_det + d * math.log(2.0 * math.pi))
     squeezed = tuple(i for i, n in enumerate(points) if n == 1)
     return ops.squeeze(out, squeezed) if squeezed else out
@@ -90,6 +90,16 @@ def pdf(
     0.159154943092
     """
     return ops.exp(logpdf(x, mean, cov, allow_singular))
+
+
+def _log_det(factor: Any) -> Any:
+    """log det of L Lᴴ from its Cholesky factor L: twice the sum of the logs of its diagonal."""
+    return 2.0 * ops.sum(ops.log(ops.sum(factor * eye_like(factor), axis=-1)))
+
+
+def _pseudo_log_det(values: Any) -> tuple[Any, int]:
+    """The log pseudo-determinant and the rank, from the eigenvalues kept by :func:`_pseudo`."""
+    return ops.sum(ops.log(values)), shape_of(values)[0]
 
 
 def _cutoff(values: Any) -> float:
@@ -129,9 +139,9 @@ def entropy(mean: ArrayLike | None = None, cov: ArrayLike = 1) -> Tensor:
     host = np.linalg.eigvalsh(np.asarray(raw(cov)))
     if float(np.min(host)) > _cutoff(host):  # positive definite: through the Cholesky factor
         factor = cholesky(cov, lower=True)
-        log_det = 2.0 * ops.sum(ops.log(ops.sum(factor * eye_like(factor), axis=-1)))
+        log_det = _log_det(factor)
         rank = shape_of(cov)[-1]
     else:
         _, values, _, _ = _pseudo(cov)
-        log_det, rank = ops.sum(ops.log(values)), shape_of(values)[0]
+        log_det, rank = _pseudo_log_det(values)
     return 0.5 * (rank * (1.0 + math.log(2.0 * math.pi)) + log_det)
