@@ -75,8 +75,8 @@ class Primitive:
         "name", "forward", "numpy_forward", "vjps", "argnum_rule", "argnum_rules",
         "same_shape_vjps", "ruled_inputs", "differentiable", "explain", "replayable",
         "complex_rules",
-        "value_dependent_shape", "unsaved", "saves_output", "in_place_vjp", "_unary",
-        "_binary",
+        "value_dependent_shape", "unsaved", "saves_output", "in_place_vjp", "jvp", "batch",
+        "_unary", "_binary",
     )  # fmt: skip
 
     def __init__(
@@ -100,6 +100,8 @@ class Primitive:
         self.argnum_rule: Rule | None = None
         self.same_shape_vjps: tuple[Rule, ...] | None = None
         self.in_place_vjp: Rule | None = None
+        self.jvp: Rule | None = None  # forward mode (defjvp)
+        self.batch: Rule | None = None  # vmap's batching rule (defbatch)
         self.ruled_inputs = 0  # inputs 0 .. ruled_inputs - 1 all have rules
         self.differentiable = differentiable
         self.explain = explain
@@ -146,6 +148,18 @@ class Primitive:
         to ``g`` (an array of its own that a rule made), as NumPy reuses the temporary of
         ``(g @ w.T) * mask``: no new array, and memory still in cache."""
         self.in_place_vjp = rule
+        return self
+
+    def defjvp(self, rule: Rule) -> Primitive:
+        """Declare the forward-mode rule: ``rule(tangents, output, *inputs, **params)``, where
+        ``tangents`` holds one tangent per input (None for an input without one), returns the
+        output's tangent, written with tapegrad ops (see tapegrad/transforms/forward)."""
+        self.jvp = rule
+        return self
+
+    def defbatch(self, rule: Rule) -> Primitive:
+        """Declare vmap's batching rule (see tapegrad/transforms/vmap)."""
+        self.batch = rule
         return self
 
     def saves(self, *inputs: int, output: bool = False) -> Primitive:
