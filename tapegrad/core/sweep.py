@@ -14,6 +14,7 @@ import numpy as np
 from tapegrad.backends import namespaces as backend
 from tapegrad.core import anomaly, explain
 from tapegrad.core.active import TRACING, _active
+from tapegrad.core.batched import Batched, BatchedValueError
 from tapegrad.core.entry import INPUTS, OUTPUT, Entry
 from tapegrad.core.hooks import ops
 from tapegrad.core.nests import flatten, pack
@@ -32,6 +33,13 @@ if TYPE_CHECKING:
     from tapegrad.core.tape import GradientTape
 
 UNCONNECTED = ("none", "zero", "raise")
+
+# tg.vmap's fallback for a gradient rule that reads values inside vmap: it runs the rule
+# once per example (set by tapegrad/transforms/vmap, as the NumPy namespace's).
+per_example_rules: list[Any] = []
+# And ``sum_inner(g, x, level)``: g summed over the vmap levels above ``level`` (begun inside
+# the tape) that x is not batched by.
+batched_cotangents: list[Any] = []
 
 
 def gradient(
@@ -218,7 +226,7 @@ class _Plan:
         they get raw arrays (ops on them skip Tensor creation and dispatch) and
         fan-out accumulates in place into buffers the sweep owns.
         """
-        raw_mode = not nested_recording()
+        raw_mode = not nested_recording() and not self.tape._holds_batched
         cotangents: dict[int, Any] = {}
         owned: set[int] = set()  # the keys whose buffer the sweep allocated (safe to add into)
         for t, seed in zip(self.targets, seeds):
@@ -258,12 +266,14 @@ class _Plan:
             out_id = entry[OUTPUT]._id
             g = cotangents.get(out_id) if out_id in keep else cotangents.pop(out_id, None)
             if g is not None:
-                _apply_rules(i, Entry(entry), g, depends, cotangents)
+                _apply_rules(i, Entry(entry), g, depends, cotangents, self.tape._level)
             if free:
                 entries[i] = None
 
 
-def _apply_rules(index: int, entry: Entry, g: Tensor, depends: set[int], cotangents: dict) -> None:
+def _apply_rules(
+    index: int, entry: Entry, g: Tensor, depends: set[int], cotangents: dict, level: int = 0
+) -> None:
     primitive = entry.primitive
     inputs = entry.inputs
     for k, x in enumerate(inputs):
@@ -271,9 +281,19 @@ def _apply_rules(index: int, entry: Entry, g: Tensor, depends: set[int], cotange
             rule = primitive.rule(k)
             if rule is None:  # a non-floating input, such as where's condition
                 continue
-            gx = rule(g, entry.output, *inputs, **entry.params)
+            try:
+                gx = rule(g, entry.output, *inputs, **entry.params)
+            except BatchedValueError:  # inside tg.vmap, a rule that reads values
+                if not per_example_rules:
+                    raise
+                operands = (g, entry.output, *inputs)
+                gx = per_example_rules[0](rule, primitive.name, operands, entry.params)
             if gx is None:
                 continue
+            if type(gx._data) is Batched and batched_cotangents:
+                # An input the same for every example of a vmap begun inside the tape: its
+                # cotangent is the sum over those examples.
+                gx = batched_cotangents[0](gx, x, level)
             if gx.shape != x.shape:
                 raise RuntimeError(
                     f"{entry.primitive.name}: the gradient rule for input {k} returned shape "

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from tapegrad.backends import namespaces as backend
-from tapegrad.core import sweep
+from tapegrad.core import batched, sweep
 from tapegrad.core.active import RECORDING, STOPPED, SWEEPING, _active
 from tapegrad.core.entry import Entry
 from tapegrad.core.nests import flatten
@@ -54,6 +54,10 @@ class GradientTape:
         self._mode = RECORDING
         self._entered = False
         self._used = False
+        # Whether an entry holds a Batched value (recorded inside tg.vmap): the sweep then
+        # runs the rules on Tensors, so that they reach the batching rules too.
+        self._holds_batched = False
+        self._level = batched.last_level()  # vmap levels above this one began inside the tape
 
     # --- context management ----------------------------------------------------
     def __enter__(self) -> GradientTape:
@@ -217,13 +221,22 @@ class GradientTape:
         """
         return sweep.gradient(self, target, sources, output_gradients, unconnected_gradients)
 
-    def jacobian(self, target: Any, sources: Any, unconnected_gradients: str = "none") -> Any:
+    def jacobian(
+        self,
+        target: Any,
+        sources: Any,
+        unconnected_gradients: str = "none",
+        experimental_use_pfor: bool = True,
+    ) -> Any:
         """The Jacobian of ``target`` with respect to each source: shape target + source.
 
         Args:
             target: A Tensor.
             sources: A Tensor or Variable, or a nest of them.
             unconnected_gradients: ``"none"``, ``"zero"`` or ``"raise"``, as in ``gradient``.
+            experimental_use_pfor: TensorFlow's choice between a vectorised Jacobian and a
+                loop; accepted and ignored: tapegrad sweeps the tape once per element of
+                ``target`` either way, so the result is the same.
 
         Returns:
             One Jacobian per source, of shape ``target.shape + source.shape``, in the nesting of

@@ -22,6 +22,12 @@ from typing import Any
 
 import numpy as np
 
+from tapegrad.core.batched import BatchedValueError
+
+# tg.vmap's fallback for a NumPy function that reads its inputs' values:
+# ``run(op, name, args, kwargs)`` calls it once per example (set by tapegrad/transforms/vmap).
+per_example: list[Any] = []
+
 # What a user can do about a function tapegrad lacks, appended to the TypeError.
 UNSUPPORTED_HINT = (
     "; write it with tapegrad ops, or give it a gradient with @tg.custom_gradient or "
@@ -332,6 +338,10 @@ def array_function(func: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
         return call_without_gradient(func, args, kwargs)
     try:
         return op(*args, **kwargs)
+    except BatchedValueError:  # inside tg.vmap, op reads values: once per example
+        if not per_example:
+            raise
+        return per_example[0](op, func.__name__, args, kwargs)
     except TypeError as error:
         try:
             signature = inspect.signature(op)

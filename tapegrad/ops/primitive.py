@@ -20,6 +20,7 @@ import numpy as np
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.active import _active
 from tapegrad.core.anomaly import anomaly_mode, check_forward
+from tapegrad.core.batched import Batched, BatchedValueError
 from tapegrad.core.record import _NO_PARAMS, record
 from tapegrad.core.tensor import Tensor, _serials
 from tapegrad.wording import a as article
@@ -207,6 +208,10 @@ class Primitive:
         else:
             try:
                 out = self.numpy_forward(*arrays, **params)
+            except BatchedValueError:  # a Batched value in the params (an index, in vmap)
+                if not _batching:
+                    raise
+                out = _batching[0](self, arrays, params)
             except _FORWARD_ERRORS as exc:
                 raise self._error(exc, arrays, params) from exc
         if type(out) is not _ndarray and isinstance(out, np.generic):
@@ -223,7 +228,12 @@ class Primitive:
     def _forward_any(self, arrays: list[Any], params: dict[str, Any]) -> Any:
         """The forward on any backend's arrays, in their namespace (the path of inputs that
         are not NumPy arrays or Python numbers: lists, other libraries' arrays, and what no
-        op takes, refused here before NumPy makes an array of objects of it)."""
+        op takes, refused here before NumPy makes an array of objects of it). A Batched
+        value (an input inside tg.vmap) goes to the batching rules instead (set_batching)."""
+        if _batching:
+            for a in arrays:
+                if type(a) is Batched:
+                    return _batching[0](self, arrays, params)
         for k, a in enumerate(arrays):
             if type(a) not in _NUMPY_TYPES and unaccepted(a) is not None:
                 raise self._error(TypeError(f"operand {k}"), arrays, params)
@@ -267,6 +277,16 @@ class Primitive:
 
     def __repr__(self) -> str:
         return f"<Primitive {self.name}>"
+
+
+# vmap's entry point, ``batched_call(primitive, arrays, params)``, once tapegrad/transforms/vmap
+# is imported (the layer above sets it: imports point down).
+_batching: list[Callable[..., Any]] = []
+
+
+def set_batching(batched_call: Callable[..., Any]) -> None:
+    """Route every primitive call that meets a Batched input to ``batched_call``."""
+    _batching[:] = [batched_call]
 
 
 # The hot path of every op: ``primitive._unary`` and ``primitive._binary``, and Tensor's

@@ -24,6 +24,7 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.active import active_tapes, tracing
+from tapegrad.core.batched import Batched
 from tapegrad.core.entry import OUTPUT
 from tapegrad.core.nests import flatten, pack
 from tapegrad.core.record import is_recorded
@@ -142,6 +143,8 @@ def to_caller(value: Any, like: Any = None) -> Any:
     if not isinstance(value, Tensor) or is_recorded(value):
         return value
     data = value._data
+    if type(data) is Batched:  # inside tg.vmap, which gives the caller's kind of value
+        return value
     if not data.shape and not isinstance(like, np.ndarray):
         if isinstance(like, (bool, int, float, complex)) and not isinstance(like, np.generic):
             return data.item()
