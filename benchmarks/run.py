@@ -8,6 +8,10 @@ and JSON) and a bar chart to benchmarks/results/.
     python -m benchmarks              # the full suite (a few minutes on 2 cores)
     python -m benchmarks --quick      # fewer rounds, no million-entry tape
     python -m benchmarks --plot-only  # redraw latest.png from latest.json, running nothing
+
+Separate studies run as modules: ``python -m benchmarks.solvers`` (implicit gradients of
+minimize/root/spsolve/cg next to the solve and to unrolling), ``benchmarks.chain_split``,
+``benchmarks.checkpoint_memory``, ``benchmarks.fuse_latency``.
 """
 
 from __future__ import annotations
