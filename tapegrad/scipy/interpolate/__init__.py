@@ -2,7 +2,8 @@
 :class:`RegularGridInterpolator` (:mod:`.rgi`), and the 1-d interpolants on the
 piecewise-polynomial base of :mod:`.piecewise`: :class:`CubicSpline` (:mod:`.splines`),
 :class:`CubicHermiteSpline`, :class:`PchipInterpolator`, :class:`Akima1DInterpolator`
-(:mod:`.hermite`) and :class:`interp1d` (:mod:`.interp_1d`). Every other name of
+(:mod:`.hermite`) and :class:`interp1d` (:mod:`.interp_1d`); the B-splines
+:class:`BSpline` and :func:`make_interp_spline` (:mod:`.bsplines`). Every other name of
 scipy.interpolate is SciPy's own object (docs/scipy-coverage.md says which).
 
 >>> import tapegrad as tg
@@ -13,12 +14,15 @@ array([2.5])
 """
 
 from tapegrad.scipy._dispatch import scipy_getattr
-from tapegrad.scipy.interpolate import hermite, interp_1d, rgi, splines
+from tapegrad.scipy.interpolate import bsplines, hermite, interp_1d, rgi, splines
+from tapegrad.scipy.interpolate.bsplines import *  # noqa: F403
 from tapegrad.scipy.interpolate.hermite import *  # noqa: F403
 from tapegrad.scipy.interpolate.interp_1d import *  # noqa: F403
 from tapegrad.scipy.interpolate.rgi import *  # noqa: F403
 from tapegrad.scipy.interpolate.splines import *  # noqa: F403
 
-__all__ = sorted(rgi.__all__ + splines.__all__ + hermite.__all__ + interp_1d.__all__)
+__all__ = sorted(
+    bsplines.__all__ + rgi.__all__ + splines.__all__ + hermite.__all__ + interp_1d.__all__
+)
 
 __getattr__ = scipy_getattr(__name__, "scipy.interpolate")
