@@ -140,3 +140,20 @@ def test_clear_errors():
         tg.vmap(lambda a: a, out_axes=None)(np.ones(3))
     with pytest.raises(ValueError, match="out of range"):
         tg.vmap(lambda a: a, in_axes=1)(np.ones(3))
+
+
+def test_batch_jacobian_equals_vmap_of_jacobian():
+    rng = np.random.default_rng(3)
+    w = rng.normal(size=(3, 2, 4))
+    x = tg.tensor(rng.normal(size=(5, 3)))
+    with tg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tg.sin(tg.einsum("bi,ijk->bjk", x, w))  # each example's target is 2 x 4
+        unrelated = tg.tensor(np.ones((5, 2))) * 2.0
+    ours = tape.batch_jacobian(y, x, experimental_use_pfor=False)
+    expected = tg.vmap(tg.jacobian(lambda r: tg.sin(tg.einsum("i,ijk->jk", r, w))))(x.numpy())
+    assert ours.shape == (5, 2, 4, 3)
+    np.testing.assert_allclose(ours.numpy(), expected, atol=1e-14)
+    assert tape.batch_jacobian(unrelated, x) is None
+    with pytest.raises(ValueError, match="same first"):
+        tape.batch_jacobian(y[:2], x)

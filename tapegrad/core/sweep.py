@@ -119,6 +119,44 @@ def jacobian(tape: GradientTape, target: Any, sources: Any, unconnected_gradient
     return pack(sources, iter(results))
 
 
+def batch_jacobian(
+    tape: GradientTape, target: Any, source: Any, unconnected_gradients: str
+) -> Any:
+    """``GradientTape.batch_jacobian``: one reverse sweep per element of one example of
+    ``target``, each giving that row of every example's Jacobian at once (the examples are
+    independent, so one seed per row serves the whole batch)."""
+    _check_usable(tape, "batch_jacobian")
+    (src,) = _check_sources([source], unconnected_gradients, "batch_jacobian")
+    if not isinstance(target, Tensor):
+        raise TypeError(f"batch_jacobian: target must be a Tensor, got {type(target).__name__}")
+    if target.ndim < 1 or src.ndim < 1 or target.shape[0] != src.shape[0]:
+        raise ValueError(
+            "batch_jacobian: target and source need the same first (batch) axis, got shapes "
+            f"{target.shape} and {src.shape}"
+        )
+    if backend.is_complex(target.dtype):
+        raise TypeError(f"batch_jacobian: the target is {target.dtype}; take tg.real/tg.imag")
+    plan = _Plan(tape, [target], [src])
+    plan.check_connected(unconnected_gradients)
+    plan.check_versions()
+    batch, rows = target.shape[0], target.shape[1:]
+    m = int(np.prod(rows))
+    eye = ops.eye(m, dtype=target.dtype, like=target)
+    out = []
+    for i in range(m):
+        seed = ops.add(ops.zeros_like(target), ops.reshape(eye[i, :], rows))
+        g = plan.sweep([seed], free=False).get(src._id)
+        out.append(ops.zeros_like(src) if g is None else g)
+    unconnected = src._id not in plan.connected
+    _finish(tape)
+    if unconnected and unconnected_gradients == "none":
+        return None
+    if not out:
+        return ops.zeros(target.shape + src.shape[1:], dtype=src.dtype, like=src)
+    stacked = ops.stack(out, axis=1)  # (batch, m, *source's example shape)
+    return ops.reshape(stacked, (batch, *rows, *src.shape[1:]))
+
+
 class _Plan:
     """Which entries matter for one (targets, sources) pair.
 

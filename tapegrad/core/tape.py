@@ -257,3 +257,35 @@ class GradientTape:
                 [0., 4.]], dtype=float64)
         """
         return sweep.jacobian(self, target, sources, unconnected_gradients)
+
+    def batch_jacobian(
+        self,
+        target: Any,
+        source: Any,
+        unconnected_gradients: str = "none",
+        parallel_iterations: int | None = None,
+        experimental_use_pfor: bool = True,
+    ) -> Any:
+        """The Jacobian of each example of ``target`` with respect to the same example of
+        ``source``, as TensorFlow's: shape ``target.shape + source.shape[1:]``, where both
+        share the first (batch) axis and each example of ``target`` depends only on its own
+        example of ``source`` (as it does in a layer applied row by row).
+
+        One reverse sweep per element of one example of ``target``, each serving the whole
+        batch; ``parallel_iterations`` and ``experimental_use_pfor`` are TensorFlow's
+        choices of how to run the same sweeps, accepted and ignored (the result is the
+        same). For a function of one example, ``tg.vmap(tg.jacobian(f))`` is the same.
+
+        >>> import tapegrad as tg
+        >>> x = tg.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> with tg.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> tape.batch_jacobian(y, x)
+        tensor([[[2., 0.],
+                 [0., 4.]],
+        <BLANKLINE>
+                [[6., 0.],
+                 [0., 8.]]], dtype=float64)
+        """
+        return sweep.batch_jacobian(self, target, source, unconnected_gradients)
