@@ -14,7 +14,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 import tapegrad as tg  # noqa: E402
 from tapegrad.scipy.integrate import odeint  # noqa: E402
-from tapegrad.testing import gradcheck  # noqa: E402
+from tapegrad.testing import gradcheck, gradgradcheck  # noqa: E402
 
 TIGHT = dict(rtol=1e-12, atol=1e-12)
 
@@ -112,11 +112,41 @@ def test_tape_size_does_not_grow_with_the_solver_steps():
     assert lengths[0] == lengths[1] <= 4  # reshape, concatenate, odeint: no per-step entries
 
 
-def test_second_derivatives_raise_lookup_error():
-    with pytest.raises(LookupError, match="odeint: no second derivatives"):
-        tg.grad(tg.grad(lambda k: odeint(lambda y, t, k: -k * y, [1.0], [0.0, 1.0], (k,))[1, 0]))(
-            0.5
-        )
+def test_hessian_in_initial_state_matches_differences_of_the_gradient():
+    tight = dict(rtol=1e-10, atol=1e-10)
+
+    def loss(y0, alpha):
+        ys = odeint(lotka_volterra, y0, [0.0, 0.5, 1.0], (alpha, 0.4, 0.4, 0.1), **tight)
+        return tg.sum(ys**2)
+
+    y0, eps = np.array([1.0, 0.5]), 1e-5
+    hessian = tg.hessian(loss, argnums=(0, 1))(y0, 1.1)
+    gradient = tg.grad(loss, argnums=(0, 1))
+    for k, step in enumerate([np.eye(2)[0], np.eye(2)[1]]):
+        plus, minus = gradient(y0 + eps * step, 1.1), gradient(y0 - eps * step, 1.1)
+        np.testing.assert_allclose(hessian[0][0][:, k], (plus[0] - minus[0]) / (2 * eps),
+                                   rtol=1e-6, atol=1e-6)  # fmt: skip
+    plus, minus = gradient(y0, 1.1 + eps), gradient(y0, 1.1 - eps)
+    assert hessian[1][1] == pytest.approx((plus[1] - minus[1]) / (2 * eps), rel=1e-6)
+    np.testing.assert_allclose(hessian[0][1], (plus[0] - minus[0]) / (2 * eps), rtol=1e-6)
+
+
+def test_second_derivatives_in_times_parameters_and_closed_over_tensors():
+    tight = dict(rtol=1e-10, atol=1e-10)
+
+    def f(y0, t, damping, scale):
+        return odeint(lambda y, s, c: scale * forced_oscillator(y, s, c), y0, t, (damping,),
+                      **tight)  # fmt: skip
+
+    gradgradcheck(f, [[1.0, 0.0], [0.0, 0.7, 1.2], 0.3, 0.9], eps=1e-5, atol=1e-6, rtol=1e-5)
+
+
+def test_third_derivative_of_exponential_decay():
+    # y(1) = e^{-k}: d³/dk³ = -e^{-k}
+    def y_end(k):
+        return odeint(lambda y, t, k: -k * y, [1.0], [0.0, 1.0], (k,), rtol=1e-11, atol=1e-11)[1, 0]
+
+    assert tg.grad(tg.grad(tg.grad(y_end)))(0.5) == pytest.approx(-np.exp(-0.5), rel=1e-6)
 
 
 def test_solver_failure_and_unsupported_options_are_errors():

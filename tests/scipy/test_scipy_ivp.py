@@ -13,7 +13,7 @@ import scipy.integrate as si  # noqa: E402
 
 import tapegrad as tg  # noqa: E402
 from tapegrad.scipy.integrate import solve_ivp  # noqa: E402
-from tapegrad.testing import gradcheck  # noqa: E402
+from tapegrad.testing import gradcheck, gradgradcheck  # noqa: E402
 
 METHODS = ["RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA"]
 TIGHT = dict(rtol=1e-10, atol=1e-12)
@@ -156,12 +156,36 @@ def test_tape_size_does_not_grow_with_the_solver_steps():
     assert lengths[0] == lengths[1] <= 6
 
 
-def test_second_derivatives_and_complex_states_raise():
-    def y_end(k):
-        return solve_ivp(lambda t, y, k: -k * y, (0.0, 1.0), [1.0], args=(k,)).y[0, -1]
+@pytest.mark.parametrize("method", ["RK45", "Radau", "BDF", "LSODA"])
+def test_second_derivatives(method):
+    def f(y0, alpha, t_eval):
+        return solve_ivp(lotka_volterra, (0.0, 1.2), y0, method=method, t_eval=t_eval,
+                         args=(alpha, 0.4), rtol=1e-10, atol=1e-10).y  # fmt: skip
 
-    with pytest.raises(LookupError, match="solve_ivp: no second derivatives"):
-        tg.grad(tg.grad(y_end))(0.5)
+    gradgradcheck(f, [[1.0, 0.5], 1.1, [0.5, 1.1]], eps=1e-4 if method == "LSODA" else 1e-5,
+                  atol=1e-5, rtol=1e-4)  # fmt: skip
+
+
+def test_hessian_in_parameters_and_the_end_of_t_span():
+    def loss(params):
+        scale = params[1]
+
+        def fun(t, y):  # closes over ``scale``
+            return scale * lotka_volterra(t, y, params[0], 0.4)
+
+        sol = solve_ivp(fun, (0.0, params[2]), [1.0, 0.5], method="DOP853", rtol=1e-10,
+                        atol=1e-10)  # fmt: skip
+        return tg.sum(sol.y[:, -1] ** 2)
+
+    params, eps = np.array([1.1, 0.9, 1.3]), 1e-5
+    hessian = tg.hessian(loss)(params)
+    gradient = tg.grad(loss)
+    differences = np.stack([(gradient(params + eps * e) - gradient(params - eps * e)) / (2 * eps)
+                            for e in np.eye(3)])  # fmt: skip
+    np.testing.assert_allclose(hessian, differences, rtol=1e-5, atol=1e-6)
+
+
+def test_complex_states_raise():
     with pytest.raises(NotImplementedError, match="complex"):
         solve_ivp(lambda t, y: -y, (0.0, 1.0), tg.tensor([1.0 + 1.0j]))
     with pytest.raises(ValueError, match="1-dimensional"):

@@ -12,7 +12,7 @@ import scipy.integrate as si  # noqa: E402
 
 import tapegrad as tg  # noqa: E402
 from tapegrad.scipy.integrate import quad  # noqa: E402
-from tapegrad.testing import gradcheck  # noqa: E402
+from tapegrad.testing import gradcheck, gradgradcheck  # noqa: E402
 
 
 def test_values_and_outputs_match_scipy():
@@ -57,12 +57,30 @@ def test_points_and_limit_reach_the_gradient_too():
     assert tape.gradient(value, c).item() == pytest.approx(2 * 0.4 - 1, rel=1e-8)
 
 
-def test_refusals_and_second_derivatives():
+def test_second_derivatives_in_limits_args_and_closed_over_tensors():
+    def f(a, b, k, scale):
+        return quad(lambda x, k: scale * tg.exp(-k * x * x), a, b, args=(k,))[0]
+
+    gradgradcheck(f, [0.2, 1.5, 0.7, 1.2], eps=1e-5, atol=1e-6, rtol=1e-5)
+
+
+def test_hessian_has_its_closed_form():
+    # F(k, b) = ∫₀ᵇ e^{kx} dx = (e^{kb} - 1)/k
+    def value(p):
+        return quad(lambda x, k: tg.exp(k * x), 0.0, p[1], args=(p[0],), epsabs=1e-13,
+                    epsrel=1e-13)[0]  # fmt: skip
+
+    k, b = 0.7, 1.3
+    e = np.exp(k * b)
+    d_kk = (b * b * e) / k - 2 * b * e / k**2 + 2 * (e - 1) / k**3
+    expected = [[d_kk, b * e], [b * e, k * e]]
+    np.testing.assert_allclose(tg.hessian(value)(np.array([k, b])), expected, rtol=1e-9)
+
+
+def test_refusals():
     k = tg.tensor(1.0)
     for option in ("weight", "wvar", "wopts"):
         with pytest.raises(NotImplementedError, match=f"quad: {option}"):
             quad(lambda x: k * x, 0.0, 1.0, **{option: "cos" if option == "weight" else 1.0})
     with pytest.raises(NotImplementedError, match="complex_func"):
         quad(lambda x: k * x, 0.0, 1.0, complex_func=True)
-    with pytest.raises(LookupError, match="quad: no second derivatives"):
-        tg.grad(tg.grad(lambda k: quad(lambda x, k: tg.exp(k * x), 0.0, 1.0, args=(k,))[0]))(1.0)

@@ -98,3 +98,25 @@ def vjp(
                               unconnected_gradients="zero")  # fmt: skip
     flat = [np.asarray(backend.to_host(g.data), dtype=float).ravel() for g in grads]
     return np.asarray(backend.to_host(raw(out))), flat
+
+
+def as_tensor(value: Any) -> Tensor:
+    """``value`` as a Tensor: a Tensor itself (so a tape that watches it still sees it),
+    else a new float64 Tensor of it."""
+    if isinstance(value, Tensor):
+        return value
+    return Tensor(np.asarray(backend.to_host(value), dtype=np.float64))
+
+
+def recorded_vjp(
+    call: Callable[..., Any], sources: list[Tensor], cotangent: Any
+) -> tuple[Tensor, list[Tensor]]:
+    """``call(*sources)`` and ``cotangentᵀ ∂call/∂source`` for each source (flat Tensors,
+    zeros where unconnected), computed where the active tapes see it: an outer tape records
+    the forward and the sweep, so the VJP can be differentiated again (second order)."""
+    with GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(sources)
+        out = call(*sources)
+    grads = tape.gradient(out, sources, output_gradients=cotangent,
+                          unconnected_gradients="zero")  # fmt: skip
+    return out, [ops.reshape(g, (-1,)) for g in grads]

@@ -36,10 +36,12 @@ from tapegrad.ops.layout import holds_tensor
 from tapegrad.ops.primitive import Primitive, raw, shape_of
 from tapegrad.ops.rule_helpers import result_dtype
 from tapegrad.scipy.integrate._adjoint import (
+    as_tensor,
     captured,
     detached,
     float64,
     is_floating,
+    recorded_vjp,
     unrecorded,
     vjp,
 )
@@ -95,7 +97,7 @@ class _IVP:
             args[k] = value
         return y0, float(t0), float(tf), t_eval, args
 
-    def call(self, s: float, y: Any, args: list[Any]) -> Tensor:
+    def call(self, s: Any, y: Any, args: list[Any]) -> Tensor:
         """``fun`` at (s, y) as a flat Tensor (a vectorized ``fun`` gets one column)."""
         if self.settings["vectorized"]:
             y = ops.reshape(y, (-1, 1))
@@ -176,12 +178,9 @@ def _forward(xp: Any, packed: Any, system: _IVP) -> Any:
     return system.solve(packed)
 
 
-def _adjoint_rule(g: Any, ans: Any, packed: Any, system: _IVP) -> np.ndarray:
+def _adjoint_rule(g: Any, ans: Any, packed: Any, system: _IVP) -> Any:
     if any(is_recorded(v) for v in (g, ans, packed)):
-        raise LookupError(
-            "solve_ivp: no second derivatives (nor jvp, which tapegrad computes by "
-            "differentiating a VJP): the adjoint system is solved numerically, outside the tape"
-        )
+        return _recorded_rule(g, ans, packed, system)
     g, ys, packed = (np.asarray(backend.to_host(raw(v)), dtype=float) for v in (g, ans, packed))
     y0, t0, tf, t_eval, args = system.unpack(packed)
     n, ts = y0.size, np.asarray(system.result.t, dtype=float)
@@ -216,6 +215,79 @@ def _adjoint_rule(g: Any, ans: Any, packed: Any, system: _IVP) -> np.ndarray:
     return np.concatenate([adjoint, [t0_bar, tf_bar], params])
 
 
+def _recorded_rule(g: Any, ans: Any, packed: Any, system: _IVP) -> Tensor:
+    """The adjoint in tapegrad ops, for a tape that records the gradient: each segment's
+    augmented system is solved by the differentiable ``solve_ivp`` (same method), its
+    dynamics taking the VJPs of ``fun`` where the outer tapes see them (second order)."""
+    g, ys, packed = (as_tensor(v) for v in (g, ans, packed))
+    n, ts = system.shapes[0][0], np.asarray(system.result.t, dtype=float)
+    m, sizes = ts.size, [int(np.prod(shape)) for shape in system.shapes]
+    pieces = ops.split(packed, list(np.cumsum(sizes)[:-1])) if len(sizes) > 1 else [packed]
+    y0, t0, tf, *rest = pieces
+    t_eval = rest.pop(0) if system.has_t_eval else None
+    args = list(system.args or ())
+    for k, value, shape in zip(system.floating, rest, system.shapes[3 + system.has_t_eval :]):
+        args[k] = ops.reshape(value, shape)
+    t0, tf = ops.reshape(t0, ()), ops.reshape(tf, ())
+    # The output times: t_eval's points (inputs), or the solver's own (t0, constants, tf).
+    outputs: list[Any] = [float(s) for s in ts]
+    if t_eval is not None:
+        outputs = [t_eval[j] for j in range(m)]
+    else:
+        outputs[0] = t0 if m else None
+        if m > 1 and system.result.status == 0:
+            outputs[-1] = tf
+    times = [t0, *outputs]
+    g, ys = ops.reshape(g, (n, m)), ops.reshape(ys, (n, m))
+    states = [y0, *(ys[:, j] for j in range(m))]
+    cotangents = [None, *(g[:, j] for j in range(m))]
+
+    def augmented(s: Any, state: Tensor, *args: Any) -> Tensor:
+        state, values = as_tensor(state), list(args)
+        for k in system.floating:
+            values[k] = as_tensor(values[k])
+        sources = [state[:n], *(values[k] for k in system.floating), *system.captured]
+        out, grads = recorded_vjp(lambda y, *_: system.call(s, y, values), sources,
+                                  state[n : 2 * n])  # fmt: skip
+        return ops.concatenate([out, *(-grad for grad in grads)])
+
+    rtol = system.options.get("rtol", ADJOINT_RTOL)
+    atol = np.asarray(system.options.get("atol", ADJOINT_ATOL), dtype=float)
+    size = packed.shape[0] - n - 2 - _t_eval_size(system)
+    if atol.ndim:
+        atol = np.concatenate([atol, np.full(n + size, atol.min())])
+    shared = {k: system.options[k] for k in _SHARED_OPTIONS if k in system.options}
+    adjoint, params = cotangents[-1], Tensor(np.zeros(size))
+    t_bar: list[Any] = [None] * m
+    for j in range(m, 0, -1):
+        t_bar[j - 1] = ops.sum(cotangents[j] * system.call(times[j], states[j], args))
+        if float(raw(times[j])) != float(raw(times[j - 1])):
+            end = as_tensor(times[j - 1])
+            sol = solve_ivp(
+                augmented, (times[j], end), ops.concatenate([states[j], adjoint, params]),
+                method=system.settings["method"], t_eval=ops.reshape(end, (1,)),
+                args=tuple(args), rtol=rtol, atol=atol, **shared,
+            )  # fmt: skip
+            if sol.status != 0:
+                raise RuntimeError(f"solve_ivp: the adjoint solve failed: {sol.message}")
+            adjoint, params = sol.y[n : 2 * n, 0], sol.y[2 * n :, 0]
+        if j > 1:
+            adjoint = adjoint + cotangents[j - 1]
+    t0_bar = -ops.sum(adjoint * system.call(t0, y0, args))
+    tf_bar: Any = Tensor(np.asarray(0.0))
+    if t_eval is not None:
+        padding = Tensor(np.zeros(_t_eval_size(system) - m))
+        rest_bar = [ops.concatenate([ops.stack(t_bar), padding]) if m else padding]
+    else:
+        rest_bar = []
+        if m:
+            t0_bar = t0_bar + t_bar[0]
+        if m > 1 and system.result.status == 0:
+            tf_bar = t_bar[-1]
+    head = ops.stack([t0_bar, tf_bar])
+    return ops.concatenate([adjoint, head, *rest_bar, params])
+
+
 def _t_eval_size(system: _IVP) -> int:
     return int(np.prod(system.shapes[3])) if system.has_t_eval else 0
 
@@ -242,7 +314,8 @@ def solve_ivp(
     """Solve ``dy/dt = fun(t, y, *args)`` from ``y0`` at ``t_span[0]`` to ``t_span[1]`` with
     SciPy's solver ``method``; returns SciPy's OdeResult, its ``y`` a Tensor that records.
 
-    Differentiable, by the adjoint method (first derivatives only), in ``y0``, the floating
+    Differentiable, by the adjoint method (to every order: a gradient a tape records solves
+    the adjoint with this solve_ivp itself), in ``y0``, the floating
     ``args``, the Tensors ``fun`` reads from outside that a tape differentiates (trainable
     Variables, watched Tensors), ``t_span``'s ends and the ``t_eval`` points. ``fun`` must
     be written with tapegrad ops (or NumPy functions on Tensors). The adjoint is solved

@@ -32,7 +32,7 @@ from tapegrad.core.tape import GradientTape
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, raw, shape_of
 from tapegrad.ops.rule_helpers import result_dtype
-from tapegrad.scipy.integrate._adjoint import captured, detached
+from tapegrad.scipy.integrate._adjoint import as_tensor, captured, detached, recorded_vjp
 from tapegrad.scipy.integrate._adjoint import float64 as _float64
 from tapegrad.scipy.integrate._adjoint import is_floating as _is_floating
 from tapegrad.scipy.integrate._adjoint import unrecorded as _unrecorded
@@ -122,12 +122,9 @@ def _forward(xp: Any, packed: Any, system: _System) -> Any:
     return ys.reshape((len(t),) + system.shapes[0])
 
 
-def _adjoint(g: Any, ans: Any, packed: Any, system: _System) -> np.ndarray:
+def _adjoint(g: Any, ans: Any, packed: Any, system: _System) -> Any:
     if any(is_recorded(v) for v in (g, ans, packed)):
-        raise LookupError(
-            "odeint: no second derivatives (nor jvp, which tapegrad computes by differentiating "
-            "a VJP): the adjoint system is solved numerically, outside the tape"
-        )
+        return _recorded_adjoint(g, ans, packed, system)
     g, ys, packed = (backend.to_host(raw(v)) for v in (g, ans, packed))
     _, t, args = system.unpack(packed)
     times, n = len(t), ys[0].size
@@ -150,6 +147,46 @@ def _adjoint(g: Any, ans: Any, packed: Any, system: _System) -> np.ndarray:
     return np.concatenate([adjoint, t_bar, params])
 
 
+def _recorded_adjoint(g: Any, ans: Any, packed: Any, system: _System) -> Tensor:
+    """The adjoint written with tapegrad ops, for a tape that records the gradient: each
+    segment's augmented system is solved by the differentiable ``odeint`` itself, its
+    dynamics taking the VJPs of ``func`` on a tape the outer tapes see, so the outer tape
+    records one more odeint whose own rule is again an adjoint solve (second order)."""
+    g, ys, packed = (as_tensor(v) for v in (g, ans, packed))
+    times, n = system.shapes[1][0], int(np.prod(system.shapes[0]))
+    t = packed[n : n + times]
+    args, start = list(system.args), n + times
+    for k, shape in zip(system.floating, system.shapes[2:]):
+        size = int(np.prod(shape))
+        args[k] = ops.reshape(packed[start : start + size], shape)
+        start += size
+    g, ys = ops.reshape(g, (times, n)), ops.reshape(ys, (times, n))
+
+    def f(y: Tensor, s: Any, args: list[Any]) -> Tensor:
+        return system.call(ops.reshape(y, system.shapes[0]), s, args)
+
+    def augmented(state: Tensor, s: Any, *args: Any) -> Tensor:
+        state, values = as_tensor(state), list(args)
+        for k in system.floating:
+            values[k] = as_tensor(values[k])
+        sources = [state[:n], *(values[k] for k in system.floating), *system.captured]
+        a = state[n : 2 * n]
+        out, grads = recorded_vjp(lambda y, *_: f(y, s, values), sources, a)
+        return ops.concatenate([out, *(-grad for grad in grads)])
+
+    adjoint = g[-1]
+    params = Tensor(np.zeros(packed.shape[0] - n - times))
+    t_bar: list[Tensor] = []
+    for i in range(times - 1, 0, -1):
+        t_bar.append(ops.sum(g[i] * f(ys[i], t[i], args)))
+        state = ops.concatenate([ys[i], adjoint, params])
+        times_i = ops.stack([t[i], t[i - 1]])
+        end = odeint(augmented, state, times_i, tuple(args), **system.options)[-1]
+        adjoint, params = end[n : 2 * n] + g[i - 1], end[2 * n :]
+    t_bar.append(ops.sum((g[0] - adjoint) * f(packed[:n], t[0], args)))
+    return ops.concatenate([adjoint, ops.stack(t_bar[::-1]), params])
+
+
 # Real states only (its adjoint is written for real dynamics, as SciPy's odeint integrates).
 _odeint = Primitive("odeint", _forward, complex_rules=False).defvjp(_adjoint)
 
@@ -169,8 +206,9 @@ def odeint(
     ``y0`` at ``t[0]``; returns ``y`` at every time in ``t``, shape ``(len(t),) + y0.shape``.
 
     Differentiable in ``y0``, ``t``, the floating ``args`` and the trainable Variables or
-    watched Tensors ``func`` reads from outside, by the adjoint method (first derivatives
-    only). ``func`` must be written
+    watched Tensors ``func`` reads from outside, by the adjoint method, to every order (a
+    gradient that a tape records solves the adjoint system with this odeint itself, so it
+    is differentiable again; ``func`` then also gets Tensor times). ``func`` must be written
     with tapegrad ops (``tg.*`` or NumPy functions on Tensors); it may return a list of
     components. ``rtol``, ``atol`` and SciPy's other solver options (``h0``, ``hmax``,
     ``mxstep``, ...) apply to the forward and the adjoint solves; ``Dfun`` is not supported.

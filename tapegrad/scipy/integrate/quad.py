@@ -28,10 +28,12 @@ from tapegrad.core.tensor import Tensor
 from tapegrad.ops.layout import holds_tensor
 from tapegrad.ops.primitive import Primitive, raw, shape_of
 from tapegrad.scipy.integrate._adjoint import (
+    as_tensor,
     captured,
     detached,
     float64,
     is_floating,
+    recorded_vjp,
     unrecorded,
     vjp,
 )
@@ -106,12 +108,9 @@ def _forward(xp: Any, packed: Any, system: _Integral) -> Any:
     return np.asarray(system.result[0], dtype=np.float64)
 
 
-def _leibniz(g: Any, ans: Any, packed: Any, system: _Integral) -> np.ndarray:
+def _leibniz(g: Any, ans: Any, packed: Any, system: _Integral) -> Any:
     if any(is_recorded(v) for v in (g, ans, packed)):
-        raise LookupError(
-            "quad: no second derivatives (nor jvp, which tapegrad computes by differentiating "
-            "a VJP): the gradient's integrals are computed numerically, outside the tape"
-        )
+        return _recorded_leibniz(g, packed, system)
     g = float(np.asarray(backend.to_host(raw(g))))
     packed = np.asarray(backend.to_host(raw(packed)), dtype=float)
     a, b, args = system.unpack(packed)
@@ -130,6 +129,43 @@ def _leibniz(g: Any, ans: Any, packed: Any, system: _Integral) -> np.ndarray:
         for k in range(size):
             params[k] = g * system.quad(functools.partial(component, k), a, b)[0]
     return np.concatenate([limits, params])
+
+
+def _recorded_leibniz(g: Any, packed: Any, system: _Integral) -> Tensor:
+    """The Leibniz rule in tapegrad ops, for a tape that records the gradient: ``func`` at
+    the moving limits on Tensors, and each component of ∫ ∂f/∂θ by the differentiable
+    ``quad`` of an integrand whose VJP the outer tapes see (second order)."""
+    g, packed = as_tensor(g), as_tensor(packed)
+    pieces, start = [], 0
+    for shape in system.shapes:
+        size = int(np.prod(shape))
+        pieces.append(ops.reshape(packed[start : start + size], shape))
+        start += size
+    limits: list[Any] = list(system.limits)
+    for k in (0, 1):
+        if system.moving[k]:
+            limits[k] = pieces.pop(0)
+    args = list(system.args)
+    for k, value in zip(system.floating, pieces):
+        args[k] = value
+    parts = [ops.reshape(-g * system.func(limits[0], *args), (1,))] if system.moving[0] else []
+    if system.moving[1]:
+        parts.append(ops.reshape(g * system.func(limits[1], *args), (1,)))
+
+    def component(k: int, x: Any, *args: Any) -> Tensor:
+        values = list(args)
+        for j in system.floating:
+            values[j] = as_tensor(values[j])
+        sources = [*(values[j] for j in system.floating), *system.captured]
+        _, grads = recorded_vjp(lambda *_: system.func(x, *values), sources, None)
+        return ops.concatenate(grads)[k]
+
+    settings = {key: system.settings[key] for key in ("epsabs", "epsrel", "limit", "points")}
+    for k in range(packed.shape[0] - len(parts)):
+        value = quad(functools.partial(component, k), limits[0], limits[1], tuple(args),
+                     **settings)[0]  # fmt: skip
+        parts.append(ops.reshape(g * value, (1,)))
+    return ops.concatenate(parts)
 
 
 # Real integrands only (QUADPACK's); not replayable: the forward closes over ``func``.
@@ -157,15 +193,15 @@ def quad(
     SciPy's QUADPACK; returns ``(value, abserr)`` as SciPy (with ``full_output``, SciPy's
     infodict and messages too), ``value`` a 0-d Tensor that records.
 
-    Differentiable (first derivatives only) in finite ``a`` and ``b`` (``-f(a)``, ``f(b)``),
-    the floating ``args`` and the Tensors ``func`` reads from outside that a tape
-    differentiates (trainable Variables, watched Tensors): the gradient's integrand comes
-    from a tape around ``func``, integrated by QUADPACK with the same ``epsabs``,
-    ``epsrel``, ``limit`` and ``points``. ``func`` must be written with tapegrad ops (or
-    NumPy functions on Tensors). ``weight`` (with ``wvar``, ``wopts``) and ``complex_func``
-    raise NotImplementedError; ``maxp1`` and ``limlst`` act with a weight only, as in SciPy.
-    Called with no Tensor, and a ``func`` that reads none and returns none, it is SciPy's
-    own quad (``points`` are break points, constants).
+    Differentiable (to every order: a recorded gradient integrates with this quad) in finite
+    ``a`` and ``b`` (``-f(a)``, ``f(b)``), the floating ``args`` and the Tensors ``func``
+    reads from outside that a tape differentiates (trainable Variables, watched Tensors):
+    the gradient's integrand comes from a tape around ``func``, integrated by QUADPACK with
+    the same ``epsabs``, ``epsrel``, ``limit`` and ``points``. ``func`` must be written with
+    tapegrad ops (or NumPy functions on Tensors). ``weight`` (with ``wvar``, ``wopts``) and
+    ``complex_func`` raise NotImplementedError; ``maxp1`` and ``limlst`` act with a weight
+    only, as in SciPy. Called with no Tensor, and a ``func`` that reads none and returns
+    none, it is SciPy's own quad (``points`` are break points, constants).
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.integrate import quad
