@@ -195,10 +195,10 @@ def _exit_vjp(g: Any, ans: Any, x: Any, axis: int, level: int, size: int) -> Any
     return _sum(g, axis=axis)  # repeated along the axis: the cotangents add up
 
 
-_enter = Primitive("vmap_in", _enter_forward, complex_rules=True).defvjp(
+_enter: Primitive = Primitive("vmap_in", _enter_forward, complex_rules=True).defvjp(
     lambda g, ans, x, axis, level, size: _exit(g, axis=axis, level=level, size=size)
 )
-_exit = Primitive("vmap_out", _exit_forward, complex_rules=True).defvjp(_exit_vjp)
+_exit: Primitive = Primitive("vmap_out", _exit_forward, complex_rules=True).defvjp(_exit_vjp)
 _enter.defbatch(BOUNDARY)
 _exit.defbatch(BOUNDARY)
 

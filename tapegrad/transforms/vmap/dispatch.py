@@ -44,7 +44,8 @@ def batched_call(primitive: Any, arrays: list[Any], params: dict[str, Any]) -> A
             "refuses it too), or give it a fixed size (size= where the function takes one)"
         )
     index = params.get("index")
-    in_index = [i for i in index if type(i) is Batched] if isinstance(index, tuple) else []
+    index = index if isinstance(index, tuple) else ()
+    in_index = [i for i in index if type(i) is Batched]
     levels, batch_shape = _levels(primitive, [*arrays, *in_index])
     n = math.prod(batch_shape)
     values, batched = [], []
@@ -92,7 +93,7 @@ def default_rule(primitive: Any) -> BatchRule:
 
 
 def elementwise(
-    xp: Any, primitive: Any, values: list[Any], batched: list[bool], params: dict
+    xp: Any, primitive: Any, values: list[Any], batched: list[bool], params: dict[str, Any]
 ) -> Any:
     """An op that broadcasts its operands: the batch axis in front of every example's
     axes, each batched operand padded to the widest example so that broadcasting lines
@@ -113,7 +114,9 @@ def align(xp: Any, values: list[Any], batched: list[bool]) -> list[Any]:
     return out
 
 
-def loop(xp: Any, primitive: Any, values: list[Any], batched: list[bool], params: dict) -> Any:
+def loop(
+    xp: Any, primitive: Any, values: list[Any], batched: list[bool], params: dict[str, Any]
+) -> Any:
     """The op once per example, the results stacked: correct for every primitive."""
     if primitive.name not in _warned:
         _warned.add(primitive.name)
@@ -123,7 +126,8 @@ def loop(xp: Any, primitive: Any, values: list[Any], batched: list[bool], params
             stacklevel=2,
         )
     index = params.get("index")
-    per_example = isinstance(index, tuple) and any(type(i) is PerExample for i in index)
+    index = index if isinstance(index, tuple) else ()
+    per_example = any(type(i) is PerExample for i in index)
     n = next((v.shape[0] for v, b in zip(values, batched) if b), None) or next(
         i.value.shape[0] for i in index if type(i) is PerExample
     )

@@ -90,7 +90,9 @@ def _example_vjp(g: Any, ans: Any, x: Any, levels: tuple[int, ...], at: tuple[in
     return _place(g, like=x._data, levels=levels, at=at)
 
 
-def _place_forward(xp: Any, g: Any, like: Batched, levels: tuple[int, ...], at: tuple) -> Any:
+def _place_forward(
+    xp: Any, g: Any, like: Batched, levels: tuple[int, ...], at: tuple[int, ...]
+) -> Any:
     mark_tapes()
     value = backend.zeros(xp, like.value.shape, like=like.value)
     value = xp.astype(value, xp.result_type(value, g)) if hasattr(xp, "astype") else value
@@ -98,14 +100,18 @@ def _place_forward(xp: Any, g: Any, like: Batched, levels: tuple[int, ...], at: 
     return Batched(value, like.levels)
 
 
-def _stacked_forward(xp: Any, *column: Any, levels: tuple[int, ...], batch_shape: tuple) -> Any:
+def _stacked_forward(
+    xp: Any, *column: Any, levels: tuple[int, ...], batch_shape: tuple[int, ...]
+) -> Any:
     mark_tapes()
     arrays = [xp.asarray(c) for c in column]
     value = xp.stack(arrays)
     return Batched(xp.reshape(value, (*batch_shape, *value.shape[1:])), levels)
 
 
-def _stacked_vjp(k: int, g: Any, ans: Any, *column: Any, levels: tuple, batch_shape: tuple) -> Any:
+def _stacked_vjp(
+    k: int, g: Any, ans: Any, *column: Any, levels: tuple[int, ...], batch_shape: tuple[int, ...]
+) -> Any:
     at = np.unravel_index(k, batch_shape) if math.prod(batch_shape) else ()
     return _example(g, levels=levels, at=tuple(int(i) for i in at))
 
@@ -138,10 +144,10 @@ def _spread_forward(xp: Any, g: Any, like: Batched, levels: tuple[int, ...]) -> 
     return Batched(xp.broadcast_to(value, shape), like.levels)
 
 
-_summed = Primitive("vmap_sum", _summed_forward, complex_rules=True).defvjp(
+_summed: Primitive = Primitive("vmap_sum", _summed_forward, complex_rules=True).defvjp(
     lambda g, ans, x, levels: _spread(g, like=x._data, levels=levels)
 )
-_spread = Primitive("vmap_spread", _spread_forward, complex_rules=True).defvjp(
+_spread: Primitive = Primitive("vmap_spread", _spread_forward, complex_rules=True).defvjp(
     lambda g, ans, x, like, levels: _summed(g, levels=levels)
 )
 _example = Primitive("vmap_example", _example_forward, complex_rules=True).defvjp(_example_vjp)

@@ -23,33 +23,45 @@ Values = list[Any]
 Flags = list[bool]
 
 
-def _shift_axes(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict) -> Any:
+def _shift_axes(
+    xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]
+) -> Any:
     """A one-input op whose ``axis`` (an int or a tuple of ints) names example axes."""
     axis = params["axis"]
     shifted = tuple(a + 1 for a in axis) if isinstance(axis, tuple) else axis + 1
     return primitive.forward(xp, values[0], **{**params, "axis": shifted})
 
 
-def _leading(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict) -> Any:
+def _leading(
+    xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]
+) -> Any:
     """A one-input op that treats leading axes as a batch already (np.linalg's)."""
     return primitive.forward(xp, values[0], **params)
 
 
-def _reshape(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict) -> Any:
+def _reshape(
+    xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]
+) -> Any:
     (x,) = values
     return xp.reshape(x, (x.shape[0], *params["shape"]))
 
 
-def _transpose(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict) -> Any:
+def _transpose(
+    xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]
+) -> Any:
     return xp.permute_dims(values[0], (0, *(a + 1 for a in params["axes"])))
 
 
-def _broadcast_to(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict) -> Any:
+def _broadcast_to(
+    xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]
+) -> Any:
     (x,) = align(xp, values + [np.empty(params["shape"])], batched + [False])[:1]
     return xp.broadcast_to(x, (x.shape[0], *params["shape"]))
 
 
-def _concatenate(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict) -> Any:
+def _concatenate(
+    xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]
+) -> Any:
     n = next(v.shape[0] for v, b in zip(values, batched) if b)
     arrays = [broadcast_batch(xp, v, b, n) for v, b in zip(values, batched)]
     return xp.concat(arrays, axis=params["axis"] + 1)
@@ -77,14 +89,18 @@ def _advanced_first(index: tuple[Any, ...]) -> int | None:
     return len(np.broadcast_shapes(*shapes))
 
 
-def _getitem(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict) -> Any:
+def _getitem(
+    xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]
+) -> Any:
     index = params["index"]
     out = primitive.forward(xp, values[0], index=(slice(None), *index))
     moved = _advanced_first(index)
     return out if moved is None else xp.moveaxis(out, moved, 0)
 
 
-def _index_add(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict) -> Any:
+def _index_add(
+    xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]
+) -> Any:
     (v,) = values
     index = params["index"]
     n = v.shape[0]
@@ -94,7 +110,7 @@ def _index_add(xp: Any, primitive: Any, values: Values, batched: Flags, params: 
     return primitive.forward(xp, v, shape=(n, *params["shape"]), index=(slice(None), *index))
 
 
-def _matmul(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict) -> Any:
+def _matmul(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]) -> Any:
     """``x @ y`` per example: 1-d examples become matrices (a row on the left, a column
     on the right) so that the batch axis is never taken for a matrix axis, then the
     extra axis goes."""
@@ -114,13 +130,15 @@ def _matmul(xp: Any, primitive: Any, values: Values, batched: Flags, params: dic
     return out
 
 
-def _matmul_add(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict) -> Any:
+def _matmul_add(
+    xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]
+) -> Any:
     product = _matmul(xp, primitive, values[:2], batched[:2], params)
     product, bias = align(xp, [product, values[2]], [any(batched[:2]), batched[2]])
     return product + bias
 
 
-def _einsum(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict) -> Any:
+def _einsum(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]) -> Any:
     used = set("".join(params["terms"]) + params["output"])
     letter = next(
         c for c in "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA" if c not in used
@@ -129,7 +147,7 @@ def _einsum(xp: Any, primitive: Any, values: Values, batched: Flags, params: dic
     return primitive.forward(xp, *values, terms=terms, output=letter + params["output"])
 
 
-def _where(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict) -> Any:
+def _where(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]) -> Any:
     return xp.where(*align(xp, values, batched))
 
 
