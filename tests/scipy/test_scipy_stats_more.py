@@ -54,7 +54,8 @@ def test_plain_calls_are_scipys_and_frozen_distributions_record(name):
               "betabinom": (6, 1.5, 2.5), "t": (4.0,), "gamma": (2.0,), "chi2": (3.0,),
               "beta": (2.0, 3.0), "poisson": (3.0,), "binom": (5, 0.3),
               "bernoulli": (0.3,), "rice": (1.2,), "skewnorm": (1.7,), "loggamma": (2.3,),
-              "gompertz": (0.8,), "genextreme": (0.3,)}.get(name, ())  # fmt: skip
+              "gompertz": (0.8,), "genextreme": (0.3,),
+              "nct": (4.5, -0.7)}.get(name, ())  # fmt: skip
     assert ours.rvs(*shapes, size=3, random_state=0).tolist() == (
         theirs.rvs(*shapes, size=3, random_state=0).tolist()
     )

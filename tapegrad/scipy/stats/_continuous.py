@@ -65,6 +65,7 @@ from tapegrad.scipy.stats._formulas import (
     _none,
     branch,
 )
+from tapegrad.scipy.stats._nct import NCT as _NCT
 from tapegrad.scipy.stats._positive import DECLARED as _POSITIVE
 
 
@@ -312,8 +313,8 @@ _ORDER = (
     "norm", "t", "gamma", "chi2", "beta", "expon", "uniform", "laplace", "cauchy", "logistic",
     "lognorm", "pareto", "gennorm", "truncnorm", "vonmises", "wrapcauchy", "gumbel_l",
     "gumbel_r", "invgamma", "halfnorm", "halfcauchy", "weibull_min", "weibull_max", "chi",
-    "rayleigh", "rice", "skewnorm", "loggamma", "gompertz", "genextreme",
+    "rayleigh", "rice", "skewnorm", "loggamma", "gompertz", "genextreme", "nct",
 )  # fmt: skip
-_BY_NAME = {spec.name: spec for spec in (*_REAL_LINE, *_POSITIVE, *_BOUNDED)}
+_BY_NAME = {spec.name: spec for spec in (*_REAL_LINE, *_POSITIVE, *_BOUNDED, _NCT)}
 assert sorted(_BY_NAME) == sorted(_ORDER), "a declared distribution is missing from _ORDER"
 DECLARED: list[Continuous] = [_BY_NAME[name] for name in _ORDER]

@@ -18,6 +18,7 @@ from tapegrad.testing.scipy_samples import (
     fft,
     integrate,
     interpolate,
+    interpolate_bsplines,
     linalg_basic,
     linalg_decomp,
     linalg_factor,
@@ -49,7 +50,7 @@ for _family in (
     linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, linalg_special, linalg_more,
     special_integrals, special_gamma, special_bessel, special_elementary, stats_statistics,
     stats_kde, stats_distributions, stats_multivariate, stats_moments, fft, integrate,
-    signal, interpolate, ndimage, cluster, spatial, sparse,
+    signal, interpolate, interpolate_bsplines, ndimage, cluster, spatial, sparse,
 ):  # fmt: skip
     SAMPLES += _family.ROWS
     REFUSALS += getattr(_family, "REFUSALS", [])

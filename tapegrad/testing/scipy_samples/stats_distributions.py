@@ -62,6 +62,10 @@ CONTINUOUS: dict[str, tuple[Map, dict[str, tuple[float, Map]]]] = {
     "loggamma": (lambda x: 4.0 * x - 2.2, {"c": (2.3, lambda y: 1.0 + 3.0 * y)}),
     "gompertz": (lambda x: 2.0 * x, {"c": (0.8, lambda y: 0.4 + y)}),
     "genextreme": (lambda x: 3.0 * x - 1.2, {"c": (0.3, lambda y: y - 0.45)}),
+    "nct": (
+        lambda x: 4.0 * x - 2.2,
+        {"df": (4.5, lambda y: 2.5 + 3.0 * y), "nc": (-0.7, lambda y: 3.0 * y - 2.0)},
+    ),
 }
 LOC_SCALE = {"loc": (0.1, lambda y: y - 0.5), "scale": (1.3, lambda y: 0.5 + y)}
 POINT_METHODS = ("logpdf", "pdf", "logcdf", "cdf", "logsf", "sf")
@@ -117,6 +121,8 @@ REFUSED = {
     for name, shape in (("vonmises", "kappa"), ("rice", "b"))
     for method in ("logcdf", "cdf", "logsf", "sf", "ppf", "isf")
 }
+# The same, refused with LookupError (a parameter with no derivative built, as Bessel orders).
+REFUSED_LOOKUP = {("nct", method, "df") for method in (*POINT_METHODS, *QUANTILES)}
 
 
 def _continuous_call(name: str, method: str, vary: str) -> Callable[..., Any]:
@@ -204,6 +210,11 @@ for _name, (_point, _shapes) in CONTINUOUS.items():
             call = _continuous_call(_name, _method, _vary)
             if (_name, _method, _vary) in REFUSED:
                 REFUSALS.append(Refusal(f"stats.{_name}.{_method}", _vary, _differentiated(call)))
+                continue
+            if (_name, _method, _vary) in REFUSED_LOOKUP:
+                REFUSALS.append(
+                    Refusal(f"stats.{_name}.{_method}", _vary, _differentiated(call), LookupError)
+                )
                 continue
             twice = (_name, _method, _vary) not in FIRST_ORDER_ONLY
             ROWS.append(Sample(f"stats.{_name}.{_method}", label, call, twice=twice))
