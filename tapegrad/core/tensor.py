@@ -13,6 +13,7 @@ from tapegrad.backends import devices
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.active import RECORDING, TRACING, _active
 from tapegrad.core.anomaly import anomaly_mode
+from tapegrad.core.batched import Batched
 from tapegrad.core.sites import format_site, scipy_caller, user_site, warn_once
 from tapegrad.core.tensor_methods import TensorMethods
 from tapegrad.wording import a
@@ -99,6 +100,8 @@ class Tensor(TensorMethods):
         return self._data.shape[0]
 
     def __repr__(self) -> str:
+        if type(self._data) is Batched:  # inside tg.vmap: one value per example
+            return f"tensor({self._data!r})"
         body = np.array2string(backend.to_host(self._data), separator=", ", prefix="tensor(")
         return f"tensor({body}, dtype={self.dtype})"
 
