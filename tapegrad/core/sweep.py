@@ -119,9 +119,7 @@ def jacobian(tape: GradientTape, target: Any, sources: Any, unconnected_gradient
     return pack(sources, iter(results))
 
 
-def batch_jacobian(
-    tape: GradientTape, target: Any, source: Any, unconnected_gradients: str
-) -> Any:
+def batch_jacobian(tape: GradientTape, target: Any, source: Any, unconnected_gradients: str) -> Any:
     """``GradientTape.batch_jacobian``: one reverse sweep per element of one example of
     ``target``, each giving that row of every example's Jacobian at once (the examples are
     independent, so one seed per row serves the whole batch)."""
