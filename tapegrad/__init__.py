@@ -10,6 +10,8 @@
 """
 
 import importlib
+import sys
+from typing import Any
 
 # The layers, bottom up (docs/architecture.md): each import below gives the layers under
 # it what they may not import themselves: the op library gives Tensor its operators and
@@ -18,7 +20,7 @@ import importlib
 from tapegrad import ops  # noqa: F401  # isort: skip
 from tapegrad import linalg, fft, numpy  # noqa: F401  # isort: skip
 from tapegrad import debug  # noqa: F401  # isort: skip
-from tapegrad import data, nn, optim, random
+from tapegrad import data, nn, optim, peers, random
 from tapegrad.backends.devices import default_device, device_scope, set_default_device
 from tapegrad.core import tensor as _tensor
 from tapegrad.core.anomaly import detect_anomaly
@@ -47,6 +49,7 @@ from tapegrad.transforms.checkpoint import checkpoint
 from tapegrad.transforms.custom_gradient import custom_gradient
 from tapegrad.transforms.fixed_point import fixed_point
 from tapegrad.transforms.functional import grad, hessian, hvp, jacobian, jvp, value_and_grad, vjp
+from tapegrad.transforms.vmap import vmap
 
 __version__ = "0.1.0"
 
@@ -67,6 +70,36 @@ def _differentiable_scipy(function: str) -> str | None:
 numpy.protocol.register_ufunc_module("tapegrad.scipy.special")
 _tensor.differentiable_scipy = _differentiable_scipy
 redirect_numpy_warnings()
+
+
+def __getattr__(name: str) -> Any:
+    """A peer's name (tapegrad/peers): an alias's object, else AttributeError saying what
+    tapegrad calls it, or that ``tapegrad.numpy`` has it."""
+    target = peers.alias("tg", name)
+    if target is not None:
+        value: Any = sys.modules[__name__]
+        for part in target.split(".")[1:]:  # "tg.random.seed", "tapegrad.numpy.pi"
+            value = getattr(value, part)
+        return value
+    in_numpy = not name.startswith("_") and hasattr(numpy, name)
+    raise peers.missing("tg", name, f"module 'tapegrad' has no attribute {name!r}", in_numpy)
+
+
+def _peer_attribute(name: str) -> property:
+    """A Tensor attribute PyTorch or JAX users reach for (``x.backward()``): reading it raises
+    the AttributeError naming tapegrad's way. A property per name, not ``__getattr__``: that
+    would put a Python call on every attribute NumPy probes for (``np.asarray(x)`` 4x slower)."""
+
+    def explain(self: Tensor) -> Any:
+        text = f"{type(self).__name__!r} object has no attribute {name!r}"
+        raise peers.missing("Tensor", name, text)
+
+    explain.__doc__ = f"A peer's name, not tapegrad's: reading ``{name}`` says what to use."
+    return property(explain)
+
+
+for _row in peers.ROWS_AT["Tensor"]:  # set here, as the op library sets methods
+    setattr(Tensor, _row.name, _peer_attribute(_row.name))
 
 # compile is left out of __all__: a star-import must not shadow the builtin.
 __all__ = [
@@ -106,6 +139,7 @@ __all__ = [
     "set_default_device",
     "tensor",
     "value_and_grad",
+    "vmap",
     "vjp",
     *_ops_all,
 ]

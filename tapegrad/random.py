@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad import ops
+from tapegrad import ops, peers
 from tapegrad.backends import devices
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import raw
@@ -30,6 +30,21 @@ Shape = int | tuple[int, ...]
 
 def _shape(shape: Shape) -> tuple[int, ...]:
     return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(n) for n in shape)
+
+
+def _shape_or_size(kind: str, shape: Shape | None, size: Shape | None, default: Any) -> Any:
+    """``shape``, or NumPy's name for it, ``size`` (``default`` when neither is given)."""
+    if shape is not None and size is not None:
+        raise TypeError(
+            f"tapegrad.random.{kind}: got shape={shape!r} and size={size!r}; they are one "
+            "argument (size is NumPy's name for shape): pass one of them"
+        )
+    chosen = size if shape is None else shape
+    if chosen is None:
+        if default is None:
+            raise TypeError(f"tapegrad.random.{kind}: missing the shape: pass shape= or size=")
+        chosen = default
+    return _shape(chosen)
 
 
 def _float_name(dtype: Any, kind: str) -> str:
@@ -44,8 +59,8 @@ def _float_name(dtype: Any, kind: str) -> str:
 class Generator:
     """A stream of random Tensors, reproducible from ``seed`` (fresh entropy when None).
 
-    Methods take a ``shape`` first; floating samples are float64 unless ``dtype``
-    (float32 or float64) or ``like`` says otherwise, and land on ``device`` or
+    Methods take a ``shape`` first (or NumPy's ``size=``); floating samples are float64
+    unless ``dtype`` (float32 or float64) or ``like`` says otherwise, and land on ``device`` or
     next to ``like``.
 
     Args:
@@ -76,35 +91,49 @@ class Generator:
 
     def normal(
         self,
-        shape: Shape,
+        shape: Shape | None = None,
         mean: float = 0.0,
         std: float = 1.0,
         dtype: Any = None,
         device: str | None = None,
         like: Any = None,
+        *,
+        size: Shape | None = None,
     ) -> Tensor:
         """Samples of N(mean, std**2)."""
-        values = self.numpy_generator.normal(mean, std, _shape(shape))
+        shape = _shape_or_size("normal", shape, size, None)
+        values = self.numpy_generator.normal(mean, std, shape)
         return self._place(values, dtype, device, like, "normal")
 
     def uniform(
         self,
-        shape: Shape,
+        shape: Shape | None = None,
         low: float = 0.0,
         high: float = 1.0,
         dtype: Any = None,
         device: str | None = None,
         like: Any = None,
+        *,
+        size: Shape | None = None,
     ) -> Tensor:
         """Samples of the uniform distribution on ``[low, high)``."""
-        values = self.numpy_generator.uniform(low, high, _shape(shape))
+        shape = _shape_or_size("uniform", shape, size, None)
+        values = self.numpy_generator.uniform(low, high, shape)
         return self._place(values, dtype, device, like, "uniform")
 
     def integers(
-        self, low: int, high: int | None = None, shape: Shape = (), device: str | None = None
+        self,
+        low: int,
+        high: int | None = None,
+        shape: Shape | None = None,
+        device: str | None = None,
+        *,
+        size: Shape | None = None,
     ) -> Tensor:
-        """int64 samples in ``[low, high)`` (``[0, low)`` when ``high`` is None)."""
-        values = self.numpy_generator.integers(low, high, _shape(shape), dtype=np.int64)
+        """int64 samples in ``[low, high)`` (``[0, low)`` when ``high`` is None); ``size`` is
+        NumPy's name for ``shape`` (a scalar when neither is given)."""
+        shape = _shape_or_size("integers", shape, size, ())
+        values = self.numpy_generator.integers(low, high, shape, dtype=np.int64)
         return Tensor(devices.make_array(values, None, device))
 
     def permutation(self, n: int, device: str | None = None) -> Tensor:
@@ -183,12 +212,14 @@ def set_state(state: dict[str, Any]) -> None:
 
 
 def normal(
-    shape: Shape,
+    shape: Shape | None = None,
     mean: float = 0.0,
     std: float = 1.0,
     dtype: Any = None,
     device: str | None = None,
     like: Any = None,
+    *,
+    size: Shape | None = None,
 ) -> Tensor:
     """N(mean, std**2) samples from the default Generator (see :meth:`Generator.normal`).
 
@@ -199,28 +230,32 @@ def normal(
         dtype: ``float32`` or ``float64``; the dtype of ``like``, or float64, when None.
         device: The result's device; that of ``like``, or the default device, when None.
         like: A Tensor or array whose dtype and device the result takes.
+        size: NumPy's name for ``shape`` (give one of the two).
 
     Returns:
         A Tensor of samples (no tape records it).
 
     Raises:
-        TypeError: ``dtype`` is not a floating-point dtype.
+        TypeError: ``dtype`` is not a floating-point dtype, or both or neither of ``shape``
+            and ``size`` are given.
         ValueError: ``std`` is negative.
 
     >>> import tapegrad as tg
     >>> tg.random.normal((2, 3), dtype="float32").dtype
     dtype('float32')
     """
-    return _default.normal(shape, mean, std, dtype, device, like)
+    return _default.normal(shape, mean, std, dtype, device, like, size=size)
 
 
 def uniform(
-    shape: Shape,
+    shape: Shape | None = None,
     low: float = 0.0,
     high: float = 1.0,
     dtype: Any = None,
     device: str | None = None,
     like: Any = None,
+    *,
+    size: Shape | None = None,
 ) -> Tensor:
     """Uniform samples on ``[low, high)`` from the default Generator.
 
@@ -231,12 +266,14 @@ def uniform(
         dtype: ``float32`` or ``float64``; the dtype of ``like``, or float64, when None.
         device: The result's device; that of ``like``, or the default device, when None.
         like: A Tensor or array whose dtype and device the result takes.
+        size: NumPy's name for ``shape`` (give one of the two).
 
     Returns:
         A Tensor of samples (no tape records it).
 
     Raises:
-        TypeError: ``dtype`` is not a floating-point dtype.
+        TypeError: ``dtype`` is not a floating-point dtype, or both or neither of ``shape``
+            and ``size`` are given.
         ValueError: ``high`` is below ``low``.
 
     >>> import tapegrad as tg
@@ -244,4 +281,9 @@ def uniform(
     >>> bool((u >= -1).all() and (u < 1).all())
     True
     """
-    return _default.uniform(shape, low, high, dtype, device, like)
+    return _default.uniform(shape, low, high, dtype, device, like, size=size)
+
+
+def __getattr__(name: str) -> Any:
+    # JAX's names (random.PRNGKey): what tapegrad calls them (tapegrad/peers).
+    raise peers.missing("tg.random", name, f"module 'tapegrad.random' has no attribute {name!r}")

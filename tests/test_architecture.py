@@ -22,7 +22,7 @@ from tapegrad.core.tensor_methods import TensorMethods
 # Bottom up. Each name is a subpackage or a module at the package root; "tapegrad" is the
 # root's __init__.py, which imports every layer and wires them together.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("wording",),  # English for messages: "a float32", "3 entries"
+    ("wording", "peers"),  # English for messages: "a float32"; peers' names and ours
     ("backends",),  # array namespaces, dtypes, devices
     ("core",),  # the engine: Tensor, the tape, recording, the sweep
     ("ops",),  # the op library: primitives beside their rules

@@ -157,3 +157,22 @@ def test_batch_jacobian_equals_vmap_of_jacobian():
     assert tape.batch_jacobian(unrelated, x) is None
     with pytest.raises(ValueError, match="same first"):
         tape.batch_jacobian(y[:2], x)
+
+
+def test_complex_values_through_every_vmap_primitive():
+    rng = np.random.default_rng(4)
+    zs = rng.normal(size=(3, 4)) + 1j * rng.normal(size=(3, 4))
+    w = rng.normal(size=4) + 1j * rng.normal(size=4)
+
+    def f(w):  # enter/leave, a shared value's cotangent summed, median's per-example run
+        inner = tg.vmap(lambda z: tg.sum(tg.abs(z * w) ** 2) + tnp.median(tg.real(z * w)))(zs)
+        return tg.sum(inner)
+
+    tg.testing.gradcheck(f, [w])
+    looped = sum(
+        tg.grad(lambda w, z=z: tg.sum(tg.abs(z * w) ** 2) + tnp.median(tg.real(z * w)))(w)
+        for z in zs
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_allclose(tg.grad(f)(w), looped, rtol=1e-12)

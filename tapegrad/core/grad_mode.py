@@ -9,20 +9,35 @@ does: the block pauses the tapes that were active when it began.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar, overload
 
 from tapegrad.core.active import TRACING, _active
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-@contextlib.contextmanager
-def no_grad() -> Iterator[None]:
+
+@overload
+def no_grad() -> contextlib.AbstractContextManager[None]: ...
+@overload
+def no_grad(function: F) -> F: ...
+def no_grad(function: Callable[..., Any] | None = None) -> Any:
     """Pause recording on every active tape of this thread for the ``with`` block.
 
-    Also a decorator (``@tg.no_grad()``). Values computed inside carry no gradient to
-    the tapes outside, as under ``tape.stop_recording()`` of each of them.
+    Also a decorator, with or without parentheses (``@tg.no_grad`` or ``@tg.no_grad()``,
+    as PyTorch's): each call of the function runs in such a block. Values computed
+    inside carry no gradient to the tapes outside, as under ``tape.stop_recording()``
+    of each of them.
+
+    Args:
+        function: The function to decorate (``@tg.no_grad``); None for a context manager.
 
     Returns:
-        A context manager (also usable as a decorator).
+        A context manager (also usable as a decorator), or ``function`` wrapped.
+
+    Raises:
+        TypeError: ``function`` is not callable.
 
     >>> import tapegrad as tg
     >>> w = tg.Variable(3.0)
@@ -32,7 +47,33 @@ def no_grad() -> Iterator[None]:
     ...     y = w * w + z
     >>> len(tape), tape.gradient(y, w).item()
     (2, 6.0)
+    >>> @tg.no_grad
+    ... def scaled(v):
+    ...     return v * 10.0
+    >>> with tg.GradientTape() as tape:
+    ...     y = w * w + scaled(w)
+    >>> tape.gradient(y, w).item()
+    6.0
     """
+    if function is None:
+        return _paused()
+    if not callable(function):
+        raise TypeError(
+            f"no_grad: got {type(function).__name__} {function!r:.40}; use it as "
+            "`with tg.no_grad():`, `@tg.no_grad` or `@tg.no_grad()`"
+        )
+
+    @functools.wraps(function)
+    def paused(*args: Any, **kwargs: Any) -> Any:
+        with _paused():
+            return function(*args, **kwargs)
+
+    return paused
+
+
+@contextlib.contextmanager
+def _paused() -> Iterator[None]:
+    """The block of :func:`no_grad`: the thread's stack of active tapes set empty."""
     outer = _active.get()
     if any(t._mode is TRACING for t in outer):
         raise NotImplementedError(

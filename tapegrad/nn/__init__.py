@@ -13,6 +13,9 @@ Layer: built on the engine, the op library, ``tapegrad.random`` and
 [(2, 4), (4,), (4, 1), (1,)]
 """
 
+from typing import Any
+
+from tapegrad import peers
 from tapegrad.nn import init
 from tapegrad.nn.activations import (
     ELU,
@@ -74,3 +77,8 @@ __all__ = [
     "mse_loss", "nll_loss", "scaled_dot_product_attention", "silu", "smooth_l1_loss",
     "softplus",
 ]  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    # PyTorch's names tapegrad.nn lacks (nn.MSELoss): what tapegrad calls them (tapegrad/peers).
+    raise peers.missing("tg.nn", name, f"module 'tapegrad.nn' has no attribute {name!r}")

@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tapegrad import peers
 from tapegrad.backends import devices
 from tapegrad.core.tensor import Tensor, Variable
 
@@ -57,6 +58,15 @@ class Module:
                 for path, v in item.named_variables():
                     _name_variable(v, f"{name}{suffix}.{path}")
         object.__setattr__(self, name, value)
+
+    if not TYPE_CHECKING:  # (hidden from type checkers: every attribute would type-check)
+
+        def __getattr__(self, name: str) -> Any:
+            # Only names not found otherwise: PyTorch's (model.parameters()) get a message.
+            text = f"{type(self).__name__!r} object has no attribute {name!r}"
+            if name.startswith("_"):
+                raise AttributeError(text, name=name, obj=self)
+            raise peers.missing("Module", name, text)
 
     # --- discovery -------------------------------------------------------------
     def named_children(self) -> Iterator[tuple[str, Module]]:

@@ -13,6 +13,9 @@ Layer: built on the engine, the op library and ``tapegrad.nn`` (parameters of Mo
 array([0.375])
 """
 
+from typing import Any
+
+from tapegrad import peers
 from tapegrad.optim.adaptive import Adagrad, RMSprop
 from tapegrad.optim.clip import clip_by_global_norm
 from tapegrad.optim.optimizers import SGD, Adam, AdamW, Optimizer
@@ -29,3 +32,8 @@ __all__ = [
     "SGD", "Adagrad", "Adam", "AdamW", "CosineDecay", "ExponentialDecay", "LinearWarmup",
     "OneCycle", "Optimizer", "RMSprop", "ReduceLROnPlateau", "StepDecay", "clip_by_global_norm",
 ]  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    # PyTorch's names tapegrad.optim lacks (lr_scheduler): what tapegrad calls them.
+    raise peers.missing("tg.optim", name, f"module 'tapegrad.optim' has no attribute {name!r}")

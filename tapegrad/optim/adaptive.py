@@ -8,7 +8,7 @@ from typing import Any
 
 from tapegrad.core.tensor import Variable
 from tapegrad.optim.optimizers import LearningRate, Optimizer
-from tapegrad.optim.state import check_range
+from tapegrad.optim.state import check_range, choose_learning_rate
 
 
 class RMSprop(Optimizer):
@@ -25,7 +25,8 @@ class RMSprop(Optimizer):
         variables: The Variables to train: a list (``model.trainable_variables``), each
             floating-point and listed once.
         lr: The learning rate: a number, or a schedule (a callable from the number of
-            updates applied so far to a learning rate).
+            updates applied so far to a learning rate). Default 1e-2.
+        learning_rate: TensorFlow/Keras's name for ``lr`` (give one of the two).
         alpha: The decay rate of the running mean of squared gradients, in ``[0, 1)``.
         eps: Added to the denominator for stability.
         weight_decay: The L2 penalty added to the gradient.
@@ -49,14 +50,16 @@ class RMSprop(Optimizer):
     def __init__(
         self,
         variables: Iterable[Variable],
-        lr: LearningRate = 1e-2,
+        lr: LearningRate | None = None,
         alpha: float = 0.99,
         eps: float = 1e-8,
         weight_decay: float = 0.0,
         momentum: float = 0.0,
         centered: bool = False,
+        *,
+        learning_rate: LearningRate | None = None,
     ) -> None:
-        super().__init__(variables, lr)
+        super().__init__(variables, choose_learning_rate("RMSprop", lr, learning_rate, 1e-2))
         check_range("RMSprop", "alpha", alpha, 0.0, 1.0)
         check_range("RMSprop", "eps", eps, 0.0)
         check_range("RMSprop", "weight_decay", weight_decay, 0.0)
@@ -100,7 +103,8 @@ class Adagrad(Optimizer):
         variables: The Variables to train: a list (``model.trainable_variables``), each
             floating-point and listed once.
         lr: The learning rate: a number, or a schedule (a callable from the number of
-            updates applied so far to a learning rate).
+            updates applied so far to a learning rate). Default 1e-2.
+        learning_rate: TensorFlow/Keras's name for ``lr`` (give one of the two).
         lr_decay: The learning rate decays as ``lr / (1 + (t - 1) * lr_decay)``.
         weight_decay: The L2 penalty added to the gradient.
         initial_accumulator_value: The starting sum of squared gradients.
@@ -123,13 +127,15 @@ class Adagrad(Optimizer):
     def __init__(
         self,
         variables: Iterable[Variable],
-        lr: LearningRate = 1e-2,
+        lr: LearningRate | None = None,
         lr_decay: float = 0.0,
         weight_decay: float = 0.0,
         initial_accumulator_value: float = 0.0,
         eps: float = 1e-10,
+        *,
+        learning_rate: LearningRate | None = None,
     ) -> None:
-        super().__init__(variables, lr)
+        super().__init__(variables, choose_learning_rate("Adagrad", lr, learning_rate, 1e-2))
         check_range("Adagrad", "lr_decay", lr_decay, 0.0)
         check_range("Adagrad", "weight_decay", weight_decay, 0.0)
         check_range("Adagrad", "initial_accumulator_value", initial_accumulator_value, 0.0)

@@ -21,10 +21,11 @@ import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tapegrad import peers
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Variable
 from tapegrad.ops.primitive import raw
@@ -72,6 +73,15 @@ class Optimizer:
         self.lr = lr
         self.iterations = 0
         self.state: list[dict[str, Any]] = [{} for _ in self.variables]
+
+    if not TYPE_CHECKING:  # (hidden from type checkers: every attribute would type-check)
+
+        def __getattr__(self, name: str) -> Any:
+            # Only names not found otherwise: PyTorch's (optimizer.step()) get a message.
+            text = f"{type(self).__name__!r} object has no attribute {name!r}"
+            if name.startswith("_"):
+                raise AttributeError(text, name=name, obj=self)
+            raise peers.missing("Optimizer", name, text)
 
     @property
     def learning_rate(self) -> float:
@@ -248,6 +258,7 @@ class SGD(Optimizer):
             floating-point and listed once.
         lr: The learning rate: a number, or a schedule (a callable from the number of
             updates applied so far to a learning rate).
+        learning_rate: TensorFlow/Keras's name for ``lr`` (give one of the two).
         momentum: The momentum factor (0: none).
         nesterov: Whether to use Nesterov momentum (needs ``momentum > 0``, ``dampening == 0``).
         weight_decay: The L2 penalty added to the gradient.
@@ -270,13 +281,15 @@ class SGD(Optimizer):
     def __init__(
         self,
         variables: Iterable[Variable],
-        lr: LearningRate,
+        lr: LearningRate | None = None,
         momentum: float = 0.0,
         nesterov: bool = False,
         weight_decay: float = 0.0,
         dampening: float = 0.0,
+        *,
+        learning_rate: LearningRate | None = None,
     ) -> None:
-        super().__init__(variables, lr)
+        super().__init__(variables, saved_state.choose_learning_rate("SGD", lr, learning_rate))
         _check_range("SGD", "momentum", momentum, 0.0)
         _check_range("SGD", "weight_decay", weight_decay, 0.0)
         if nesterov and (momentum <= 0 or dampening != 0):
@@ -324,7 +337,8 @@ class Adam(Optimizer):
         variables: The Variables to train: a list (``model.trainable_variables``), each
             floating-point and listed once.
         lr: The learning rate: a number, or a schedule (a callable from the number of
-            updates applied so far to a learning rate).
+            updates applied so far to a learning rate). Default 1e-3.
+        learning_rate: TensorFlow/Keras's name for ``lr`` (give one of the two).
         betas: The decay rates of the first and second moment estimates, in ``[0, 1)``.
         eps: Added to the denominator for stability.
         weight_decay: The L2 penalty added to the gradient.
@@ -348,14 +362,16 @@ class Adam(Optimizer):
     def __init__(
         self,
         variables: Iterable[Variable],
-        lr: LearningRate = 1e-3,
+        lr: LearningRate | None = None,
         betas: tuple[float, float] = (0.9, 0.999),
         eps: float = 1e-8,
         weight_decay: float = 0.0,
         amsgrad: bool = False,
+        *,
+        learning_rate: LearningRate | None = None,
     ) -> None:
-        super().__init__(variables, lr)
         name = type(self).__name__
+        super().__init__(variables, saved_state.choose_learning_rate(name, lr, learning_rate, 1e-3))
         self.amsgrad = bool(amsgrad)
         _check_range(name, "betas[0]", betas[0], 0.0, 1.0)
         _check_range(name, "betas[1]", betas[1], 0.0, 1.0)
@@ -395,7 +411,8 @@ class AdamW(Adam):
         variables: The Variables to train: a list (``model.trainable_variables``), each
             floating-point and listed once.
         lr: The learning rate: a number, or a schedule (a callable from the number of
-            updates applied so far to a learning rate).
+            updates applied so far to a learning rate). Default 1e-3.
+        learning_rate: TensorFlow/Keras's name for ``lr`` (give one of the two).
         betas: The decay rates of the first and second moment estimates, in ``[0, 1)``.
         eps: Added to the denominator for stability.
         weight_decay: The decoupled decay rate.
@@ -418,10 +435,14 @@ class AdamW(Adam):
     def __init__(
         self,
         variables: Iterable[Variable],
-        lr: LearningRate = 1e-3,
+        lr: LearningRate | None = None,
         betas: tuple[float, float] = (0.9, 0.999),
         eps: float = 1e-8,
         weight_decay: float = 1e-2,
         amsgrad: bool = False,
+        *,
+        learning_rate: LearningRate | None = None,
     ) -> None:
-        super().__init__(variables, lr, betas, eps, weight_decay, amsgrad)
+        super().__init__(
+            variables, lr, betas, eps, weight_decay, amsgrad, learning_rate=learning_rate
+        )

@@ -92,6 +92,22 @@ def check_lr(name: str, lr: Any, schedule: bool = True, what: str = "lr") -> Non
     check_range(name, what, lr, 0.0)
 
 
+def choose_learning_rate(name: str, lr: Any, learning_rate: Any, default: Any = None) -> Any:
+    """The learning rate from ``lr`` or TensorFlow/Keras's name for it, ``learning_rate``
+    (``default`` when neither is given); both given is a TypeError."""
+    if lr is not None and learning_rate is not None:
+        raise TypeError(
+            f"{name}: got lr={lr!r} and learning_rate={learning_rate!r}; they are one setting "
+            "(learning_rate is TensorFlow's name for lr): pass one of them"
+        )
+    chosen = learning_rate if lr is None else lr
+    if chosen is None:
+        chosen = default
+    if chosen is None:
+        raise TypeError(f"{name}: missing the learning rate: pass lr=... (or learning_rate=...)")
+    return chosen
+
+
 def check_range(op: str, name: str, value: Any, low: float, high: float = math.inf) -> None:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{op}: {name} must be a number, got {type(value).__name__} {value!r}")

@@ -267,6 +267,19 @@ COMPLEX_CHECKED = {
     **dict.fromkeys(
         ["eval_hermite", "eval_hermitenorm"], "tests/scipy/test_scipy_special_complex.py"
     ),
+    # vmap's entering, leaving, per-example and summing primitives (linear maps)
+    **dict.fromkeys(
+        [
+            "vmap_in",
+            "vmap_out",
+            "vmap_example",
+            "vmap_place",
+            "vmap_stack",
+            "vmap_sum",
+            "vmap_spread",
+        ],
+        "tests/test_vmap.py",
+    ),  # fmt: skip
 }
 
 
