@@ -63,10 +63,7 @@ class Module:
 
         def __getattr__(self, name: str) -> Any:
             # Only names not found otherwise: PyTorch's (model.parameters()) get a message.
-            text = f"{type(self).__name__!r} object has no attribute {name!r}"
-            if name.startswith("_"):
-                raise AttributeError(text, name=name, obj=self)
-            raise peers.missing("Module", name, text)
+            raise peers.missing_attribute("Module", self, name)
 
     # --- discovery -------------------------------------------------------------
     def named_children(self) -> Iterator[tuple[str, Module]]:

@@ -78,10 +78,7 @@ class Optimizer:
 
         def __getattr__(self, name: str) -> Any:
             # Only names not found otherwise: PyTorch's (optimizer.step()) get a message.
-            text = f"{type(self).__name__!r} object has no attribute {name!r}"
-            if name.startswith("_"):
-                raise AttributeError(text, name=name, obj=self)
-            raise peers.missing("Optimizer", name, text)
+            raise peers.missing_attribute("Optimizer", self, name)
 
     @property
     def learning_rate(self) -> float:

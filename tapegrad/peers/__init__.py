@@ -59,4 +59,14 @@ def missing(where: str, name: str, text: str, in_numpy: bool = False) -> Attribu
     return AttributeError(text, name=name)
 
 
-__all__ = ["TABLES", "Name", "Table", "alias", "find", "missing"]
+def missing_attribute(where: str, obj: object, name: str) -> AttributeError:
+    """The AttributeError of ``obj.name`` for an object's ``__getattr__`` (Module's,
+    Optimizer's): Python's own for a private name (NumPy's and copy's probes), else
+    :func:`missing`'s."""
+    text = f"{type(obj).__name__!r} object has no attribute {name!r}"
+    if name.startswith("_"):
+        return AttributeError(text, name=name, obj=obj)
+    return missing(where, name, text)
+
+
+__all__ = ["TABLES", "Name", "Table", "alias", "find", "missing", "missing_attribute"]
