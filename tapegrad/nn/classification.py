@@ -16,6 +16,7 @@ import numpy as np
 
 from tapegrad import ops
 from tapegrad.core.active import tracing
+from tapegrad.core.batched import Batched
 from tapegrad.core.tensor import Tensor
 from tapegrad.nn.losses import as_tensor, check_reduction, check_weight, host, reduce
 from tapegrad.ops.primitive import raw, shape_of
@@ -78,7 +79,10 @@ def _labels(labels: Any, x: Tensor, op: str, ignore_index: int) -> _Labels:
         valid = ops.logical_or(ops.logical_and(flat >= 0, flat < num_classes), ~kept)
         if bool(ops.all(valid)):
             return _Labels(shape, kept, ops.where(kept, flat, 0), bool(ops.any(kept)))
-    found = host(labels)
+    batched = isinstance(labels, Tensor) and type(labels._data) is Batched
+    # Inside tg.vmap, every example's labels are checked at once, and the labels used are
+    # recorded ops on the Tensor, so that each example reads its own.
+    found = host(labels._data.value if batched else labels)
     flat_found = found.reshape(-1)
     kept_found = flat_found != ignore_index
     chosen = flat_found[kept_found]
@@ -92,6 +96,16 @@ def _labels(labels: Any, x: Tensor, op: str, ignore_index: int) -> _Labels:
                 else ""
             )
         )
+    if batched:
+        examples = kept_found.reshape(math.prod(labels._data.batch_shape), -1)
+        flat = ops.reshape(labels, (-1,))
+        kept = flat != ignore_index
+        if not examples.any(axis=1).all():
+            raise ValueError(
+                f"{op}: under tg.vmap, an example's labels of shape {shape} all equal "
+                f"ignore_index={ignore_index}: the mean over no label is not defined per example"
+            )
+        return _Labels(shape, kept, ops.where(kept, flat, 0), True)
     index = np.where(kept_found, flat_found, 0)
     return _Labels(shape, kept_found, index, bool(chosen.size))
 
@@ -211,11 +225,16 @@ def cross_entropy(
     num_classes = x.shape[min(1, x.ndim - 1)]
     _check_weight(weight, num_classes, op)
     class_axis = 0 if x.ndim == 1 else 1
-    found = host(target)
-    if found.dtype.kind == "f" and found.shape == x.shape:
+    kind = np.dtype(target.dtype if hasattr(target, "dtype") else np.asarray(target).dtype).kind
+    if kind == "f" and shape_of(target) == x.shape:
         log_probs = ops.log_softmax(x, axis=class_axis)
         return _soft_targets(log_probs, target, weight, reduction, label_smoothing, class_axis)
     labels = _labels(target, x, op, ignore_index)
+    if weight is None and not label_smoothing and reduction != "none" and labels.any_kept:
+        # The common case as one op (ops/nn.py): its forward and gradient are NumPy's few
+        # passes, where the composition below records ten entries.
+        flat = x if x.ndim == 2 else _classes_last(x)
+        return ops.nn.softmax_cross_entropy(flat, labels.index, labels.kept, reduction == "mean")
     log_probs = ops.log_softmax(x, axis=class_axis)
     losses, weights = _picked_nll(log_probs, labels, weight)
     if label_smoothing:

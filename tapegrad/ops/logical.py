@@ -31,7 +31,9 @@ def _elementwise(name: str, numpy_function: Any, standard: Callable[..., Any]) -
             return numpy_function(*arrays)
         return standard(xp, *arrays)
 
-    return Primitive(name, forward, differentiable=False, explain=explain_broadcast)
+    # A ufunc is its own NumPy forward: the fast path, and vmap's elementwise rule.
+    ufunc = numpy_function if isinstance(numpy_function, np.ufunc) else None
+    return Primitive(name, forward, differentiable=False, explain=explain_broadcast, numpy=ufunc)
 
 
 def _host(numpy_function: Any) -> Callable[..., Any]:

@@ -1,15 +1,19 @@
-"""Neural-network functions built from primitives: softmax and log_softmax.
+"""Neural-network functions: softmax and log_softmax (built from primitives), and the
+softmax cross-entropy of integer labels (a primitive of its own).
 
-Both go through ``logsumexp``, so they are stable for large inputs and their
-gradients (any order) come from its rule.
+softmax and log_softmax go through ``logsumexp``, so they are stable for large inputs
+and their gradients (any order) come from its rule.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
+from tapegrad.ops.primitive import Primitive, raw
 
 
 def log_softmax(x: Any, axis: int = -1) -> Tensor:
@@ -30,3 +34,77 @@ def softmax(x: Any, axis: int = -1) -> Tensor:
     tensor([0.21194156, 0.21194156, 0.57611688], dtype=float64)
     """
     return ops.exp(log_softmax(x, axis=axis))
+
+
+# --- softmax cross-entropy of integer labels, as one primitive ------------------------------
+# tg.nn.cross_entropy's common case (integer labels, no class weights, no smoothing, a
+# "mean" or "sum" reduction) in one entry: the forward is NumPy's few passes, and the
+# gradient ``(softmax(x) - onehot(label)) * scale`` one more, where the composed ops
+# (log_softmax, take_along_axis, a mask, a sum, a division) were ten entries and rules.
+
+
+def _nll_rows(xp: Any, x: Any, index: Any, kept: Any) -> Any:
+    """Per row of logits ``x (..., C)``: ``logsumexp(x) - x[index]``, 0 where not kept."""
+    peak = xp.max(x, axis=-1, keepdims=True)
+    shifted = x - xp.where(xp.isfinite(peak), peak, 0.0)  # rows of -inf stay -inf, not NaN
+    log_total = xp.log(xp.sum(xp.exp(shifted), axis=-1))
+    picked = xp.take_along_axis(shifted, xp.expand_dims(index, -1), axis=-1)[..., 0]
+    return xp.where(kept, log_total - picked, 0.0)
+
+
+def _cross_entropy_forward(xp: Any, x: Any, index: Any, kept: Any, mean: bool) -> Any:
+    if xp is np and x.ndim == 2 and index.ndim == 1:  # the common case, with fewer passes
+        peak = x.max(axis=1, keepdims=True)
+        if not np.isfinite(peak).all():
+            peak = np.where(np.isfinite(peak), peak, 0.0)
+        shifted = x - peak
+        rows = np.log(np.exp(shifted).sum(axis=1))
+        rows -= shifted[np.arange(x.shape[0]), index]
+        total = (rows if kept.all() else np.where(kept, rows, 0.0)).sum()
+    else:
+        total = xp.sum(_nll_rows(xp, x, index, kept))
+    return total / xp.sum(xp.astype(kept, x.dtype)) if mean else total
+
+
+def _cross_entropy_vjp(g: Any, ans: Any, x: Any, index: Any, kept: Any, mean: bool) -> Any:
+    if type(g) is np.ndarray and type(x) is np.ndarray and x.ndim == 2:  # raw mode, in place
+        peak = x.max(axis=1, keepdims=True)
+        e = np.exp(x - np.where(np.isfinite(peak), peak, 0.0))
+        e /= e.sum(axis=1, keepdims=True)
+        index, kept = raw(index), raw(kept)
+        e[np.arange(x.shape[0]), index] -= 1.0
+        scale = kept.astype(x.dtype)
+        scale *= g / scale.sum() if mean else g
+        e *= scale[:, None]
+        return e
+    # On Tensors (a recorded sweep: second order; vmap's batches): the same, in ops.
+    dtype = x.dtype
+    classes = ops.arange(x.shape[-1], like=x)
+    onehot = ops.astype(ops.equal(ops.expand_dims(index, -1), classes), dtype)
+    scale = ops.astype(kept, dtype)
+    if mean:
+        scale = scale / ops.sum(scale)
+    return (softmax(x, axis=-1) - onehot) * ops.expand_dims(g * scale, -1)
+
+
+_cross_entropy = Primitive(
+    "softmax_cross_entropy", _cross_entropy_forward, complex_rules=False
+).defvjp(_cross_entropy_vjp, None, None)
+
+
+def softmax_cross_entropy(x: Any, index: Any, kept: Any, mean: bool = True) -> Tensor:
+    """The mean (or sum) over the rows of logits ``x (..., C)`` kept (``kept``, boolean) of
+    ``logsumexp(x) - x[index]``: tg.nn.cross_entropy of integer labels ``index``, as one op.
+    ``index`` holds a valid class in every row (0 where not kept) and at least one row is
+    kept; tg.nn.cross_entropy checks both.
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.ops.nn import softmax_cross_entropy
+    >>> round(softmax_cross_entropy(tg.zeros((1, 2)), [1], [True]).item(), 4)
+    0.6931
+    """
+    if not isinstance(index, Tensor):
+        index = ops.asarray(index, like=x)  # on the logits' device
+    if not isinstance(kept, Tensor):
+        kept = ops.asarray(kept, like=x)
+    return _cross_entropy(x, index, kept, mean=mean)

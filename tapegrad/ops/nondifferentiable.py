@@ -24,6 +24,7 @@ def _comparison(name: str) -> Primitive:
         lambda xp, x, y: getattr(xp, name)(x, y),
         differentiable=False,
         explain=explain_broadcast,
+        numpy=getattr(np, name),  # a ufunc: the fast path, and vmap's elementwise rule
     )
 
 

@@ -151,6 +151,17 @@ def _where(xp: Any, primitive: Any, values: Values, batched: Flags, params: dict
     return xp.where(*align(xp, values, batched))
 
 
+def _cross_entropy(
+    xp: Any, primitive: Any, values: Values, batched: Flags, params: dict[str, Any]
+) -> Any:
+    n = next(v.shape[0] for v, b in zip(values, batched) if b)
+    x, index, kept = (broadcast_batch(xp, v, b, n) for v, b in zip(values, batched))
+    total = xp.sum(xp.reshape(ops.nn._nll_rows(xp, x, index, kept), (n, -1)), axis=1)
+    if not params["mean"]:
+        return total
+    return total / xp.sum(xp.reshape(xp.astype(kept, x.dtype), (n, -1)), axis=1)
+
+
 def declare() -> None:
     """Attach the rules to the primitives (once, when vmap is imported)."""
     for primitive in (
@@ -184,3 +195,4 @@ def declare() -> None:
     products._matmul_add.defbatch(_matmul_add)
     products._einsum.defbatch(_einsum)
     ops.arithmetic._where.defbatch(_where)
+    ops.nn._cross_entropy.defbatch(_cross_entropy)
