@@ -21,7 +21,7 @@ _copied: set[str] = set()  # repository paths copied into the site by the curren
 
 
 def on_files(files: Files, config: Any) -> Files:
-    root = Path(config.config_file_path).parent.resolve()
+    root = Path(config.docs_dir).resolve().parent  # the repository: docs/ is in it
     docs = Path(config.docs_dir).resolve()
     _copied.clear()
     for page in docs.glob("**/*.md"):

@@ -24,7 +24,8 @@ from tqdm import tqdm  # noqa: E402
 import tapegrad as tg  # noqa: E402
 
 
-def parse_args(description: str, epochs: int, plot: Path) -> argparse.Namespace:
+def parse_args(description: str, epochs: int, plot: Path, extra=None) -> argparse.Namespace:
+    """The digits examples' flags; ``extra(parser)`` adds a script's own."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--epochs", type=int, default=epochs, help="passes over the training set")
     parser.add_argument("--batch-size", type=int, default=64)
@@ -32,6 +33,8 @@ def parse_args(description: str, epochs: int, plot: Path) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", default="cpu", help="cpu, gpu or gpu:N (needs CuPy)")
     parser.add_argument("--plot", type=Path, default=plot, help="where to write the PNG")
+    if extra is not None:
+        extra(parser)
     return parser.parse_args()
 
 

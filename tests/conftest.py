@@ -35,6 +35,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 np.seterr(all="ignore")  # ops at domain edges are checked by value, not by warning
 
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # `pytest -n auto` runs one worker per core: BLAS threads on top would oversubscribe them.
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - scikit-learn (in the test extra) brings it
+        pass
+    else:
+        threadpool_limits(1)
+
 
 def pytest_addoption(parser):
     parser.addoption(

@@ -1,5 +1,7 @@
 """The documentation stays true: the site's snippets run, the API reference names every
-public object, and links between pages and to the repository's files resolve."""
+public object, and links between pages and to the repository's files resolve.
+(tests/test_docs_pages.py: listings, tables, figures, quoted errors, examples and wording;
+tests/test_docs_screenshots.py: the layout in a browser.)"""
 
 import importlib
 import inspect

@@ -33,7 +33,12 @@ def run(script, *args):
 # One epoch is far above chance (0.1); the LSTM needs a few more to pass the others.
 @pytest.mark.parametrize(
     ("script", "accuracy"),
-    [("digits_mlp.py", 0.5), ("digits_cnn.py", 0.5), ("digits_lstm.py", 0.3)],
+    [
+        ("digits_mlp.py", 0.5),
+        ("digits_cnn.py", 0.5),
+        ("digits_lstm.py", 0.3),
+        ("private_digits.py", 0.5),
+    ],
 )
 def test_example_runs_one_epoch_and_writes_its_plot(script, accuracy, tmp_path):
     plot = tmp_path / "history.png"

@@ -25,7 +25,7 @@ def test_the_readme_quick_start_makes_a_venv_then_installs_runs_and_tests():
         "python examples/linear_regression.py",
     ]
     # A person may paste the second line into a new terminal: it activates again.
-    assert second == ". .venv/bin/activate && python -m pytest"
+    assert second == ". .venv/bin/activate && python -m pytest -n auto"
 
 
 def test_ci_runs_the_lines_it_reads_from_the_readme():

@@ -65,7 +65,9 @@ def test_activation_value_and_gradient(backend, layer, reference, domain, smooth
 
 
 @pytest.mark.parametrize(
-    ("layer", "reference", "domain", "smooth"), [a for a in ACTIVATIONS if a[3]], ids=repr
+    ("layer", "reference", "domain", "smooth"),
+    [a for a in ACTIVATIONS if a[3]],
+    ids=[repr(layer) for layer, *_, smooth in ACTIVATIONS if smooth],
 )
 @settings(max_examples=5)
 @given(data=st.data())
