@@ -11,8 +11,11 @@ it to benchmarks/results/distributed.md.
 - **all-reduce**: float32 sum of one buffer, sizes 4 B to 64 MiB; the time is the
   median over repetitions of the slowest rank. *algbw* = bytes / time; *busbw* =
   algbw * 2(N-1)/N, the bytes each link must carry in a ring all-reduce (the
-  definition of NVIDIA's nccl-tests), comparable across N. Measured on MPI alone
-  and through ``dist.all_reduce`` (which adds the copies in and out of its bucket).
+  definition of NVIDIA's nccl-tests), comparable across N. Measured on MPI alone (a
+  blocking ``Allreduce``), through the world's timed non-blocking all-reduce (the
+  timeout loop, no agreement), the per-call agreement alone, and through
+  ``dist.all_reduce`` (agreement, timed all-reduce, and the copies in and out of its
+  bucket): so the cost of the timeouts and of the checks can be read off.
 - **training step**: an MLP (1024-1024-1024-10, 2.1 M float32 parameters, 8.4 MB of
   gradients), Adam, a global batch of 256 and of 2048 split evenly over the
   processes; the median step of the slowest rank, split into compute (forward and
@@ -69,10 +72,13 @@ def _time(fn, repeats: int) -> tuple[float, float]:
 
 
 def allreduce_worker(quick: bool) -> dict:
+    """Each size on MPI alone (a blocking Allreduce), through the world's timed collective
+    (non-blocking, with the timeout), its agreement alone, and through dist.all_reduce."""
     import tapegrad.distributed as dist
     from tapegrad.distributed.world import world
 
     mpi_world = world()
+    comm, mpi = mpi_world.comm, getattr(mpi_world, "mpi", None)
     rows = []
     for power in range(0, 25, 4 if quick else 2):  # 1 to 16 M float32s: 4 B to 64 MiB
         count = 2**power
@@ -80,12 +86,26 @@ def allreduce_worker(quick: bool) -> dict:
         repeats = max(5, min(200, int(2e7 / max(count, 1))))
         if quick:
             repeats = max(3, repeats // 10)
+        if mpi is None:  # a world of one: nothing to measure but the Python
+            blocking = lambda b=buffer: None  # noqa: E731
+        else:
+            blocking = lambda b=buffer: comm.Allreduce(mpi.IN_PLACE, b, op=mpi.SUM)  # noqa: E731
         for _ in range(2):  # warm up: connections, caches, the plan of dist.all_reduce
-            mpi_world.allreduce(buffer, "sum")
+            blocking()
             dist.all_reduce([buffer], "sum")
-        raw = _time(lambda b=buffer: mpi_world.allreduce(b, "sum"), repeats)
+        raw = _time(blocking, repeats)
+        timed = _time(lambda b=buffer: mpi_world.allreduce(b, "sum"), repeats)
+        agree = _time(lambda: mpi_world.agree(7, "benchmark", lambda: ["benchmark"]), repeats)
         wrapped = _time(lambda b=buffer: dist.all_reduce([b], "sum"), repeats)
-        rows.append({"bytes": count * 4, "mpi_s": raw, "tapegrad_s": wrapped})
+        rows.append(
+            {
+                "bytes": count * 4,
+                "mpi_s": raw,
+                "timed_s": timed,
+                "agree_s": agree,
+                "tapegrad_s": wrapped,
+            }
+        )
     return {"ranks": dist.world_size(), "allreduce": rows}
 
 
@@ -170,18 +190,27 @@ def report(sweep: dict, steps: list[tuple[dict, dict]]) -> str:
         "",
         f"## All-reduce, float32 sum, {n} processes",
         "",
-        "Median and best of the repetitions; busbw from the median (best).",
+        "Median and best of the repetitions; busbw from the median (best). *MPI*: a blocking",
+        "`Allreduce`, no checks. *timed*: the world's non-blocking all-reduce with its timeout",
+        "loop, no agreement. *agreement*: the per-call check alone (one all-reduce of four",
+        "int64s). *dist.all_reduce*: both, and the copies in and out of its bucket.",
         "",
-        "| size | MPI time | MPI busbw | dist.all_reduce time | dist.all_reduce busbw |",
-        "|---:|---:|---:|---:|---:|",
+        "| size | MPI time | MPI busbw | timed | agreement | dist.all_reduce time "
+        "| dist.all_reduce busbw |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
     ]
     ring = 2 * (n - 1) / n
     for row in sweep["allreduce"]:
         b = row["bytes"]
         cells = [_size(b)]
-        for median, best in (row["mpi_s"], row["tapegrad_s"]):
+        for key in ("mpi_s", "timed_s", "agree_s", "tapegrad_s"):
+            if key not in row:  # a sweep from before the timed collectives
+                cells.append("–")
+                continue
+            median, best = row[key]
             cells.append(f"{median * 1e6:,.0f} us ({best * 1e6:,.0f})")
-            cells.append(f"{_size(ring * b / median)}/s ({_size(ring * b / best)}/s)")
+            if key in ("mpi_s", "tapegrad_s"):
+                cells.append(f"{_size(ring * b / median)}/s ({_size(ring * b / best)}/s)")
         lines.append("| " + " | ".join(cells) + " |")
     parameters = steps[0][0]["parameters"]
     lines += [

@@ -16,6 +16,11 @@ mpi4py against its MPI (docs/distributed.md)::
             with tg.GradientTape() as tape:
                 loss = tg.nn.cross_entropy(model(x[batch]), y[batch])
             optimizer.apply_gradients(tape.gradient(loss, model.trainable_variables))
+        dist.save("checkpoint.npz", {"model": model.state_dict(), "epoch": epoch, ...})
+
+Every collective is bounded by a timeout (``dist.init(timeout=...)``, ten minutes by
+default) and checks, on every call, that all ranks make the same call: a hang or a
+mismatch ends the job with an error naming the collective and the ranks involved.
 
 Importing this module never needs mpi4py.
 
@@ -27,6 +32,7 @@ optimizer by its ``apply_gradients``, so it imports no ``tapegrad.optim``.
 (0, 1)
 """
 
+from tapegrad.distributed.checkpoint import load, save
 from tapegrad.distributed.collectives import all_reduce, broadcast
 from tapegrad.distributed.optimizer import DistributedOptimizer
 from tapegrad.distributed.shard import shard
@@ -37,8 +43,10 @@ __all__ = [
     "all_reduce",
     "broadcast",
     "init",
+    "load",
     "local_rank",
     "rank",
+    "save",
     "shard",
     "world_size",
 ]

@@ -22,7 +22,7 @@ import numpy as np
 
 from tapegrad.backends import namespaces as backend
 from tapegrad.distributed import gpu
-from tapegrad.distributed.world import World
+from tapegrad.distributed.mpi_world import World
 
 BUCKET_BYTES = 25 * 2**20  # PyTorch DistributedDataParallel's default bucket size
 
@@ -122,6 +122,7 @@ class Plan:
         counted: bool = False,
     ) -> None:
         self.count = len(specs)
+        self.specs = list(specs)
         self.world = world
         self.buckets: list[Bucket] = []
         filling: dict[Spec, tuple[list[Slot], Any]] = {}  # (home, dtype) -> open bucket

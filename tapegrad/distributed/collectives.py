@@ -1,10 +1,11 @@
 """``all_reduce`` and ``broadcast`` of nests (lists, tuples, dicts) of Tensors, arrays, numbers.
 
 Both are collective: every rank calls them at the same point with a nest of the
-same structure, shapes and dtypes. That is checked on the first call with each
-structure (one all-reduce of a hash), and a mismatch raises ValueError on every
-rank, naming the first difference. Dict entries travel in sorted key order, so
-dicts built in different orders on different ranks still match.
+same structure, shapes and dtypes. That is checked on every call, before any
+buffer travels (one all-reduce of a hash of the structure and the count of calls),
+and a mismatch raises ValueError on every rank, naming the first difference. Dict
+entries travel in sorted key order, so dicts built in different orders on different
+ranks still match.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ import numpy as np
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Tensor, Variable, note_escape
 from tapegrad.distributed.buckets import Plan, Spec, spec_of
+from tapegrad.distributed.mpi_world import fingerprint
 from tapegrad.distributed.world import world as _world
 
 OPS = ("sum", "mean", "max", "min")
 _PLANS_KEPT = 16  # plans (and their buffers) kept for structures seen recently
-_plans: dict[tuple[Any, ...], Plan] = {}
+_plans: dict[tuple[Any, ...], tuple[Plan, int]] = {}  # signature -> (plan, its fingerprint)
 
 
 def all_reduce(nest: Any, op: str = "sum") -> Any:
@@ -119,16 +121,16 @@ def _leaves(nest: Any, what: str) -> tuple[list[str], list[Any], list[Any], list
 
 
 def _plan(what: str, paths: list[str], arrays: list[Any], specs: list[Spec | None]) -> Plan:
-    """The cached plan for this structure, made (after the ranks agree on it) if new."""
+    """The plan for this structure (cached), once every rank agrees on this call."""
     world = _world()
     signature = (what, tuple(zip(paths, specs)))
-    world.agree(signature, what.partition("(")[0], _describe)
-    plan = _plans.get(signature)
-    if plan is None:
+    cached = _plans.get(signature)
+    if cached is None:
         if len(_plans) >= _PLANS_KEPT:
             del _plans[next(iter(_plans))]
-        plan = _plans[signature] = Plan(specs, arrays, world)
-    return plan
+        cached = _plans[signature] = (Plan(specs, arrays, world), fingerprint(signature))
+    world.agree(cached[1], what.partition("(")[0], lambda: _describe(signature))
+    return cached[0]
 
 
 def _describe(signature: tuple[Any, ...]) -> list[str]:

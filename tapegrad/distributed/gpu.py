@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from tapegrad.distributed.world import World
+from tapegrad.distributed.mpi_world import World
 
 TRANSPORT_VARIABLE = "TAPEGRAD_GPU_TRANSPORT"
 _CHOICES = ("auto", "nccl", "mpi", "host")

@@ -9,7 +9,7 @@ import numpy as np
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Variable
 from tapegrad.distributed.buckets import BUCKET_BYTES, Plan, spec_of
-from tapegrad.distributed.world import World
+from tapegrad.distributed.mpi_world import World, fingerprint
 from tapegrad.distributed.world import world as _world
 from tapegrad.ops.primitive import raw
 
@@ -59,7 +59,7 @@ class DistributedOptimizer:
             raise ValueError(f"DistributedOptimizer: bucket_bytes must be >= 1, got {bucket_bytes}")
         self.optimizer = optimizer
         self.bucket_bytes = int(bucket_bytes)
-        self._plans: dict[tuple[int, ...], tuple[Plan, list[Variable]]] = {}
+        self._plans: dict[tuple[int, ...], tuple[Plan, int, list[Variable]]] = {}
 
     def __getattr__(self, name: str) -> Any:
         if name in DistributedOptimizer._OWN:  # not set yet (copying, unpickling)
@@ -105,17 +105,18 @@ class DistributedOptimizer:
         ]
 
     def _plan(self, variables: list[Variable], world: World, what: str) -> Plan:
-        """The buckets for these Variables, made once (after every rank agrees on them)."""
+        """The buckets for these Variables (made once), after every rank agrees on this step."""
         key = tuple(map(id, variables))
         cached = self._plans.get(key)
         if cached is None:
             specs = [spec_of(v.data, world) for v in variables]
             signature = (what, tuple(specs))
-            world.agree(signature, what, _describe)
             plan = Plan(specs, [v.data for v in variables], world, self.bucket_bytes, counted=True)
             # The plan keeps its Variables alive, so their ids cannot be reused by others.
-            cached = self._plans[key] = (plan, variables)
-        return cached[0]
+            cached = self._plans[key] = (plan, fingerprint(signature), variables)
+        plan, digest, _ = cached
+        world.agree(digest, what, lambda: _describe(what, plan))
+        return plan
 
 
 def _is_pair(item: Any) -> bool:
@@ -138,8 +139,9 @@ def _gradient(g: Any, v: Variable, k: int, what: str) -> Any:
     return g
 
 
-def _describe(signature: tuple[Any, ...]) -> list[str]:
-    what, specs = signature
-    return [what] + [
-        f"variable {k}: shape {s.shape} {s.dtype} ({s.home})" for k, s in enumerate(specs)
-    ]
+def _describe(what: str, plan: Plan) -> list[str]:
+    lines = [what]
+    for k, spec in enumerate(plan.specs):
+        if spec is not None:  # a Variable's spec never is
+            lines.append(f"variable {k}: shape {spec.shape} {spec.dtype} ({spec.home})")
+    return lines

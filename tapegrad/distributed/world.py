@@ -10,13 +10,16 @@ MPICH, Intel MPI, MVAPICH and Slurm; PMIx and ``OMPI_COMM_WORLD_*`` for Open MPI
 
 from __future__ import annotations
 
-import hashlib
+import atexit
+import math
 import os
 import sys
 import time
 from typing import Any
 
-import numpy as np
+from tapegrad.distributed.mpi_world import DEFAULT_TIMEOUT, MPIWorld, World
+
+TIMEOUT_VARIABLE = "TAPEGRAD_DIST_TIMEOUT"
 
 # Variables that an MPI launcher sets in every process it starts: rank first, then size.
 _LAUNCHER_RANK = ("PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK")
@@ -28,104 +31,43 @@ INSTALL_HINT = (
 )
 
 
-class World:
-    """A world of one: rank 0 of 1, every collective a no-op. :class:`MPIWorld` is the rest."""
-
-    rank = 0
-    size = 1
-    local_rank = 0
-    comm: Any = None
-
-    def allreduce(self, buffer: Any, op: str) -> None:
-        """Reduce the host array ``buffer`` across ranks in place (``op``: sum, max, min)."""
-
-    def broadcast(self, buffer: Any, root: int) -> None:
-        """Overwrite the host array ``buffer`` with ``root``'s, in place."""
-
-    def agree(self, signature: tuple[Any, ...], what: str, describe: Any) -> None:
-        """Raise ValueError on every rank unless every rank passed an equal ``signature``."""
-
-
-class MPIWorld(World):
-    """Every rank of an mpi4py communicator (a private duplicate of it, so tapegrad's
-    messages never meet the user's own)."""
-
-    def __init__(self, comm: Any, mpi: Any) -> None:
-        self.mpi = mpi
-        self.given = comm
-        self.comm = comm.Dup()
-        self.rank = self.comm.Get_rank()
-        self.size = self.comm.Get_size()
-        node = self.comm.Split_type(mpi.COMM_TYPE_SHARED)
-        self.local_rank = node.Get_rank()
-        node.Free()
-        self._ops = {"sum": mpi.SUM, "max": mpi.MAX, "min": mpi.MIN}
-        self._agreed: set[tuple[Any, ...]] = set()
-
-    def allreduce(self, buffer: Any, op: str) -> None:
-        self.comm.Allreduce(self.mpi.IN_PLACE, buffer, op=self._ops[op])
-
-    def broadcast(self, buffer: Any, root: int) -> None:
-        # As bytes: any dtype travels, float16 and bool included.
-        self.comm.Bcast([buffer.view(np.uint8), self.mpi.BYTE], root=root)
-
-    def agree(self, signature: tuple[Any, ...], what: str, describe: Any) -> None:
-        """Compare a 56-bit hash of ``signature`` across ranks, once per new signature.
-
-        One all-reduce of two integers finds both the largest and the smallest hash:
-        they are equal exactly when every rank's is. Only on a mismatch do the ranks
-        exchange ``describe(signature)`` to say what differs.
-        """
-        if signature in self._agreed:
-            return
-        digest = hashlib.blake2b(repr(signature).encode(), digest_size=7).digest()
-        mine = int.from_bytes(digest, "little")
-        extremes = np.array([mine, -mine], dtype=np.int64)
-        self.comm.Allreduce(self.mpi.IN_PLACE, extremes, op=self.mpi.MAX)
-        if extremes[0] != mine or extremes[1] != -mine:
-            raise ValueError(_disagreement(what, self.comm.allgather(describe(signature))))
-        self._agreed.add(signature)
-
-
-def _disagreement(what: str, descriptions: list[list[str]]) -> str:
-    """The message naming the first rank whose call differs from rank 0's, and where.
-
-    A description is the call (its first line), then one line per leaf.
-    """
-    first = descriptions[0]
-    rank, other = next((r, d) for r, d in enumerate(descriptions) if d != first)
-    where = next((i for i, (a, b) in enumerate(zip(first, other)) if a != b), None)
-    if where is None:
-        detail = f"{len(first) - 1} leaves on rank 0, {len(other) - 1} on rank {rank}"
-    else:
-        detail = f"rank 0 passes {first[where]}, rank {rank} passes {other[where]}"
-    return (
-        f"{what}: the ranks disagree ({detail}); every rank must pass the same structure, "
-        "shapes and dtypes"
-    )
-
-
 _world: World | None = None
 
 
-def init(comm: Any = None) -> None:
+def init(comm: Any = None, timeout: float | None = None) -> None:
     """Join the world: MPI when launched by ``mpiexec``/``srun``, else a world of one.
 
     Idempotent; every other function here calls it on first use. Call it on every
     rank (it is collective under MPI). ``comm``: an mpi4py communicator to use
     instead of ``MPI.COMM_WORLD`` (a subset of ranks, or a launcher tapegrad does not
-    recognise). Under MPI with more than one rank, an uncaught exception on any rank
-    prints that rank's traceback and aborts every rank (``MPI.COMM_WORLD.Abort(1)``),
-    so a failure ends the job with an error instead of leaving the others waiting.
+    recognise). Under MPI with more than one rank:
+
+    - an uncaught exception on any rank prints that rank's traceback and aborts every
+      rank (``MPI.COMM_WORLD.Abort(1)``);
+    - a rank that waits in a collective (``init`` itself included) longer than
+      ``timeout`` seconds prints what it waited for, and for which ranks where it
+      knows, then aborts every rank;
+    - every collective first checks that all ranks make the same call (the same
+      collective, structure, shapes and dtypes, at the same count of calls), and
+      raises ValueError on every rank if not, before any buffer travels;
+    - a rank whose program ends while others still expect it (it returned early or
+      called ``sys.exit``) makes them raise ValueError naming it, at their next
+      collective, and ends the job.
+
+    So a failure ends the job with an error instead of leaving the others waiting.
 
     Args:
         comm: An mpi4py communicator, or None for ``MPI.COMM_WORLD`` (or a world of one).
+        timeout: Seconds a rank may wait in one collective (``math.inf``: forever). None:
+            ``TAPEGRAD_DIST_TIMEOUT`` if set, else 600 (ten minutes). Given to an
+            initialised world, it changes its timeout.
 
     Raises:
         RuntimeError: The world was already initialised with another communicator.
+        ValueError: ``timeout`` (or ``TAPEGRAD_DIST_TIMEOUT``) is not a positive number.
 
     >>> import tapegrad.distributed as dist
-    >>> dist.init()  # a plain `python` process: a world of one
+    >>> dist.init(timeout=60)  # a plain `python` process: a world of one
     >>> dist.rank(), dist.world_size()
     (0, 1)
     """
@@ -133,19 +75,44 @@ def init(comm: Any = None) -> None:
     if _world is not None:
         if comm is not None and comm is not getattr(_world, "given", None):
             raise RuntimeError("tapegrad.distributed.init: already initialised with another comm")
+        if timeout is not None:
+            _world.timeout = _seconds(timeout, "timeout")
         return
+    seconds = _default_timeout() if timeout is None else _seconds(timeout, "timeout")
     if comm is None:
         launched = next((name for name in _LAUNCHER_RANK if name in os.environ), None)
         mpi = _import_mpi(launched) if launched else None
         if mpi is None:
             _world = World()
+            _world.timeout = seconds
             return
         comm = mpi.COMM_WORLD
     else:
         from mpi4py import MPI as mpi
-    _world = MPIWorld(comm, mpi)
-    if _world.size > 1:
-        _abort_on_uncaught_exception(_world, mpi)
+    joined = MPIWorld(comm, mpi, seconds)
+    _world = joined
+    if joined.size > 1:
+        _abort_on_uncaught_exception(joined, mpi)
+        atexit.register(joined.goodbye)
+
+
+def _seconds(value: Any, name: str) -> float:
+    """``value`` as a positive number of seconds, or ValueError naming ``name``."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if isinstance(value, bool) or not seconds > 0:
+        raise ValueError(
+            f"tapegrad.distributed.init: {name} must be a positive number of seconds "
+            f"(math.inf for none); got {value!r}"
+        )
+    return seconds
+
+
+def _default_timeout() -> float:
+    value = os.environ.get(TIMEOUT_VARIABLE, "").strip()
+    return _seconds(value, TIMEOUT_VARIABLE) if value else DEFAULT_TIMEOUT
 
 
 def _import_mpi(launched: str) -> Any:
@@ -165,7 +132,7 @@ def _import_mpi(launched: str) -> Any:
     return MPI
 
 
-def _abort_on_uncaught_exception(world: MPIWorld, mpi: Any) -> None:
+def _abort_on_uncaught_exception(world: World, mpi: Any) -> None:
     """Make an uncaught exception print its traceback, then end every rank."""
     previous = sys.excepthook
 

@@ -13,12 +13,12 @@ collect_ignore_glob = ["mpi_*.py"]
 class LoopbackWorld(world.World):
     """A world of ``size`` ranks that all pass the same values, in one process: a sum
     multiplies by ``size``, max, min and broadcast leave the buffer as it is. Records
-    each collective as ``(name, dtype, length)`` and each structure check."""
+    each collective as ``(name, dtype, length)`` and each agreement as ``(digest, what)``."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.calls: list[tuple[str, str, int]] = []
-        self.agreed: list[tuple] = []
+        self.agreed: list[tuple[int, str]] = []
 
     def allreduce(self, buffer, op):
         self.calls.append((f"allreduce {op}", str(buffer.dtype), len(buffer)))
@@ -28,9 +28,12 @@ class LoopbackWorld(world.World):
     def broadcast(self, buffer, root):
         self.calls.append((f"broadcast {root}", str(buffer.dtype), len(buffer)))
 
-    def agree(self, signature, what, describe):
-        assert describe(signature)  # describable
-        self.agreed.append(signature)
+    def broadcast_bytes(self, data, root):
+        return data
+
+    def agree(self, digest, what, describe):
+        assert describe()  # describable
+        self.agreed.append((digest, what))
 
 
 @pytest.fixture

@@ -76,12 +76,15 @@ def test_one_plan_per_structure_and_reused_buffers(loopback):
     from tapegrad.distributed import collectives
 
     dist.all_reduce([np.ones(3)])
-    (plan,) = collectives._plans.values()
+    ((plan, digest),) = collectives._plans.values()
     buffer = plan.buckets[0].buffer
     dist.all_reduce([np.zeros(3)])
     assert len(collectives._plans) == 1 and plan.buckets[0].buffer is buffer
     dist.all_reduce([np.zeros(4)])
     assert len(collectives._plans) == 2
+    # Every call is agreed on, each with its structure's fingerprint.
+    first, second, third = loopback.agreed
+    assert first == second == (digest, "all_reduce") and third[0] != digest
 
 
 def test_buckets_fill_in_order_up_to_their_size_and_big_arrays_travel_alone():

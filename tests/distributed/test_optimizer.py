@@ -45,10 +45,11 @@ def test_one_collective_per_bucket_and_float32_stays_float32(loopback):
     optimizer.apply_gradients(gradients(np.float64))  # float64 gradients, float32 Variables
     assert all(v.dtype == np.float32 for v in vs)
     # w (24 bytes) alone; b and s (12 + 4) together; each bucket ends with one count per
-    # Variable in it. Then the agreed signature was checked once.
+    # Variable in it. Every step is agreed on, with the same fingerprint.
     assert loopback.calls == [("allreduce sum", "float32", 7), ("allreduce sum", "float32", 6)]
     optimizer.apply_gradients(gradients(np.float32))
-    assert len(loopback.calls) == 4 and len(loopback.agreed) == 1
+    assert len(loopback.calls) == 4 and len(loopback.agreed) == 2
+    assert loopback.agreed[0] == loopback.agreed[1]
 
 
 def test_none_on_every_rank_leaves_the_variable_and_its_state_alone(loopback):
