@@ -48,7 +48,9 @@ from tapegrad.replay.kernel import FuseWarning
 from tapegrad.transforms.checkpoint import checkpoint
 from tapegrad.transforms.custom_gradient import custom_gradient
 from tapegrad.transforms.fixed_point import fixed_point
-from tapegrad.transforms.functional import grad, hessian, hvp, jacobian, jvp, value_and_grad, vjp
+from tapegrad.transforms.forward import hvp, jvp, linearize
+from tapegrad.transforms.functional import grad, jacobian, value_and_grad, vjp
+from tapegrad.transforms.jacobians import hessian, jacfwd, jacrev
 from tapegrad.transforms.vmap import vmap
 
 __version__ = "0.1.0"
@@ -119,9 +121,12 @@ __all__ = [
     "grad",
     "hessian",
     "hvp",
+    "jacfwd",
     "jacobian",
+    "jacrev",
     "jvp",
     "linalg",
+    "linearize",
     "nn",
     "no_grad",
     "optim",

@@ -3,7 +3,7 @@
 Every primitive reads this stack once per call: an empty tuple means nothing records,
 the fast path. A tape's mode says what it does when an op reads one of its watched
 Tensors; tg.compile's traces (tapegrad/replay/trace.py) sit on the same stack in the
-TRACING mode.
+TRACING mode, and forward mode's tapes (tapegrad/core/forward.py) in the FORWARD mode.
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ _active: contextvars.ContextVar[tuple[Any, ...]] = contextvars.ContextVar(
 # RECORDING appends an entry; STOPPED (under tape.stop_recording) remembers only that a
 # watched value was read; SWEEPING is a tape running its own gradient rules; TRACING is
 # tg.compile's recording pass, which sees every primitive call, differentiable or not, and
-# every Tensor -> Python conversion.
+# every Tensor -> Python conversion; FORWARD is a forward-mode tape, which carries a
+# tangent beside each value computed from one that has a tangent.
 RECORDING, STOPPED, SWEEPING, TRACING = "recording", "stopped", "sweeping", "tracing"
+FORWARD = "forward"
 
 
 def tracing() -> bool:

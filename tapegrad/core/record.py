@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tapegrad.backends import namespaces as backend
-from tapegrad.core.active import RECORDING, STOPPED, TRACING, _active
+from tapegrad.core import forward
+from tapegrad.core.active import FORWARD, RECORDING, STOPPED, TRACING, _active
 from tapegrad.core.anomaly import anomaly_mode
 from tapegrad.core.sites import inside_package
 from tapegrad.core.tensor import Tensor, Variable, _reads
@@ -53,6 +54,14 @@ def record(
             return
         targets: tuple[GradientTape, ...] = tapes
     else:
+        if forward.open_tapes:  # a forward-mode tape is open (in some thread)
+            for tape in tapes:
+                if tape._mode is FORWARD:
+                    if len(tapes) > 1:
+                        _record_others(primitive, inputs, arrays, output, params, tapes, depth)
+                    if primitive.differentiable:
+                        forward.push_tangents(primitive, inputs, arrays, output, params, tapes)
+                    return
         targets = _recording_tapes(primitive, inputs, output, params, tapes)
         if not targets:
             return
@@ -99,6 +108,23 @@ def record(
     for tape in targets:
         tape._entries.append(entry)
         tape._watched.add(output._id)
+
+
+def _record_others(
+    primitive: Any,
+    inputs: tuple[Any, ...],
+    arrays: Sequence[Any],
+    output: Tensor,
+    params: dict[str, Any],
+    tapes: tuple[Any, ...],
+    depth: int,
+) -> None:
+    """With forward-mode tapes among ``tapes``, the others record first, so that an entry
+    comes before the entries of its tangent's rule; then record() gives the output its
+    tangent on each forward tape (tapegrad/core/forward.py)."""
+    others = tuple(t for t in tapes if t._mode is not FORWARD)
+    if others:
+        record(primitive, inputs, arrays, output, params, others, depth + 2)
 
 
 def _read_unwatched(tape: GradientTape, x: Variable) -> None:
@@ -277,9 +303,10 @@ def _check_rules(primitive: Any, inputs: tuple[Any, ...], targets: list[Gradient
 
 
 def is_recorded(*tensors: Any) -> bool:
-    """Whether some recording tape watches one of ``tensors`` (so ops on them are recorded)."""
+    """Whether some recording tape watches one of ``tensors`` (so ops on them are recorded),
+    or a forward-mode tape carries a tangent for one (so ops on them get tangents)."""
     return any(
-        tape._mode is RECORDING and _reads(tape, t)
+        (tape._mode is RECORDING or tape._mode is FORWARD) and _reads(tape, t)
         for tape in _active.get()
         for t in tensors
         if isinstance(t, Tensor)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from tapegrad.backends.namespaces import ONE_NAME
-from tapegrad.core.active import RECORDING, _active
+from tapegrad.core.active import FORWARD, RECORDING, _active
 from tapegrad.core.anomaly import anomaly_mode, check_backward
 from tapegrad.core.entry import Entry
 from tapegrad.core.hooks import ops
@@ -51,8 +51,9 @@ def sweep_frees() -> bool:
 
 
 def nested_recording() -> bool:
-    """Whether some active tape records, so that gradient rules must run on Tensors."""
-    return any(t._mode is RECORDING for t in _active.get())
+    """Whether some active tape records, or carries tangents (forward mode), so that
+    gradient rules must run on Tensors."""
+    return any(t._mode is RECORDING or t._mode is FORWARD for t in _active.get())
 
 
 def sweep_raw(

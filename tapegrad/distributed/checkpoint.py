@@ -86,6 +86,14 @@ def load(path: str | os.PathLike[str]) -> Any:
         FileNotFoundError: There is no file at ``path`` (on rank 0).
         OSError: Rank 0 could not read it.
         ValueError: The file is not a checkpoint that :func:`save` wrote.
+
+    >>> import os, tempfile
+    >>> import tapegrad.distributed as dist
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.npz")
+    >>> dist.save(path, {"step": 10, "lr": 0.5})
+    >>> state = dist.load(path)
+    >>> state["step"], state["lr"]
+    (10, 0.5)
     """
     world = _world()
     world.agree(fingerprint(("load",)), "load", lambda: ["load"])

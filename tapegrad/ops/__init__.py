@@ -321,3 +321,4 @@ def _give_the_engine_its_ops() -> None:
 
 
 _give_the_engine_its_ops()
+from tapegrad.ops import jvp_rules  # noqa: E402,F401  (forward mode's rules, on the primitives)

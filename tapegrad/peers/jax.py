@@ -1,5 +1,4 @@
-"""JAX's names (docs/coming-from.md#jax). ``vmap``, ``jacfwd``, ``jacrev`` and
-``linearize`` are left out: they are being built as tapegrad's own."""
+"""JAX's names (docs/coming-from.md#jax)."""
 
 from tapegrad.peers.rows import Name, Table
 
@@ -11,7 +10,11 @@ TABLE = Table(
         Name("tg", "value_and_grad", "tg.value_and_grad", same=True),
         Name("tg", "jvp", "tg.jvp", same=True),
         Name("tg", "vjp", "tg.vjp", same=True),
-        Name("tg", "hessian", "tg.hessian", same=True),
+        Name("tg", "hessian", "tg.hessian", "forward over reverse, as JAX's", same=True),
+        Name("tg", "jacfwd", "tg.jacfwd", "one forward pass per input element", same=True),
+        Name("tg", "jacrev", "tg.jacrev", "one reverse sweep per output element", same=True),
+        Name("tg", "linearize", "tg.linearize", same=True),
+        Name("tg", "vmap", "tg.vmap", "in_axes, out_axes, axis_size", same=True),
         Name("tg", "numpy", "tg.numpy", "import tapegrad.numpy as jnp", same=True),
         Name(
             "tg",

@@ -1,5 +1,6 @@
-"""Function transforms built on the tape: ``grad``, ``value_and_grad``, ``vjp``, ``jvp``,
-``jacobian``, ``hessian``, ``hvp`` (functional.py, with argument handling in args.py),
+"""Function transforms built on the tape: ``grad``, ``value_and_grad``, ``vjp``, ``jacobian``
+(functional.py, with argument handling in args.py), ``jvp``, ``linearize``, ``hvp``
+(forward.py, forward mode), ``jacfwd``, ``jacrev``, ``hessian`` (jacobians.py),
 ``custom_gradient``, ``checkpoint`` and ``fixed_point`` (implicit differentiation).
 
 Layer: built on ``tapegrad.core``, ``tapegrad.ops`` and ``tapegrad.random`` (checkpoint
@@ -9,15 +10,9 @@ replays the random state); nothing below imports it.
 from tapegrad.transforms.checkpoint import checkpoint
 from tapegrad.transforms.custom_gradient import custom_gradient
 from tapegrad.transforms.fixed_point import fixed_point
-from tapegrad.transforms.functional import (
-    grad,
-    hessian,
-    hvp,
-    jacobian,
-    jvp,
-    value_and_grad,
-    vjp,
-)
+from tapegrad.transforms.forward import hvp, jvp, linearize
+from tapegrad.transforms.functional import grad, jacobian, value_and_grad, vjp
+from tapegrad.transforms.jacobians import hessian, jacfwd, jacrev
 
 __all__ = [
     "checkpoint",
@@ -26,8 +21,11 @@ __all__ = [
     "grad",
     "hessian",
     "hvp",
+    "jacfwd",
     "jacobian",
+    "jacrev",
     "jvp",
+    "linearize",
     "value_and_grad",
     "vjp",
 ]

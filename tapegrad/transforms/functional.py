@@ -1,12 +1,12 @@
-"""Functional transforms on the tape: grad, value_and_grad, vjp, jvp, jacobian, hessian, hvp.
+"""Reverse-mode functional transforms on the tape: grad, value_and_grad, vjp, jacobian.
 
 Each transform runs ``f`` under a fresh GradientTape that watches fresh copies
-of the differentiated arguments (see :mod:`tapegrad.transform_args`), then
+of the differentiated arguments (see tapegrad/transforms/args.py), then
 sweeps it. The sweep's rules record on every tape outside, so transforms nest,
-and mix with GradientTape, to any order.
+and mix with GradientTape, to any order. Forward mode (jvp, jacfwd, linearize, and hvp
+and hessian forward-over-reverse) is tapegrad/transforms/forward.py.
 
-Every derivative is exact: forward mode (``jvp``) is the double-VJP trick,
-``hvp`` is reverse-over-reverse; nothing uses finite differences.
+Every derivative is exact: nothing uses finite differences.
 
 Arrays in, arrays out: called with no Tensor, a transform gives back arrays and numbers
 of the caller's kind (see tapegrad/transforms/args.py), so SciPy's optimizers take its
@@ -19,11 +19,8 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tapegrad import ops
-from tapegrad.backends import namespaces as backend
 from tapegrad.core.nests import flatten, pack
 from tapegrad.core.tape import GradientTape
-from tapegrad.core.tensor import Tensor
 from tapegrad.transforms.args import (
     as_output,
     check_argnums,
@@ -131,7 +128,7 @@ def grad(f: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False) -> 
     return grad_f
 
 
-# --- vjp and jvp ----------------------------------------------------------------------------
+# --- vjp ----------------------------------------------------------------------------------
 def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     """``f(*primals)`` and a function mapping an output cotangent to input cotangents.
 
@@ -182,99 +179,7 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     return (given, vjp_fn, aux) if has_aux else (given, vjp_fn)
 
 
-def jvp(
-    f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False
-) -> Any:
-    """``f(*primals)`` and the directional derivative ``J @ tangents``, exactly.
-
-    ``primals`` and ``tangents`` are tuples (or lists) with one entry per argument
-    of ``f``, each tangent shaped like its primal. Returns ``(out, tangent_out)``
-    (``(out, tangent_out, aux)`` with ``has_aux=True``), ``tangent_out`` shaped
-    like ``out``. Computed by the double-VJP trick: ``J^T u`` is recorded as a
-    linear function of a watched ``u``, and differentiating it along the tangents
-    gives ``J v`` -- two reverse sweeps, no finite differences.
-
-    Args:
-        f: The function, of Tensors, arrays, Python floats or nests of them.
-        primals: The point: a tuple with one value per positional argument of ``f``.
-        tangents: The direction: a tuple like ``primals``.
-        has_aux: Whether ``f`` returns ``(output, aux)``.
-
-    Returns:
-        ``(out, tangent_out)``, or ``(out, tangent_out, aux)``.
-
-    Raises:
-        TypeError: ``primals`` or ``tangents`` is not a tuple or list, or a primal is not
-            floating-point.
-        ValueError: ``primals`` and ``tangents`` differ in length, structure or shapes.
-
-    >>> import tapegrad as tg
-    >>> out, tangent = tg.jvp(tg.sin, (tg.tensor(0.0),), (tg.tensor(2.0),))
-    >>> tangent.item()
-    2.0
-    """
-    for name, seq in (("primals", primals), ("tangents", tangents)):
-        if not isinstance(seq, (tuple, list)):
-            raise TypeError(f"jvp: {name} must be a tuple or list, got {type(seq).__name__}")
-    if len(primals) != len(tangents):
-        raise ValueError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
-    everything = tuple(range(len(primals)))
-    with undo_on_error():
-        with GradientTape(watch_accessed_variables=False) as inner:
-            args, leaves = watch_args(inner, primals, everything, "jvp")
-            output = f(*args)
-        out, aux = split_aux(output, has_aux, "jvp")
-        out = pack(out, iter([as_output(leaf, "jvp") for leaf in flatten(out)]))
-        sources = sources_of(leaves, everything)
-        directions = [
-            v
-            for i in everything
-            for v in like_leaves(tangents[i], args[i], "jvp", f"the tangent of argument {i}")
-            if v is not None
-        ]
-        tangent_out = _push_forward(inner, flatten(out), sources, directions)
-    tangent_out = pack(out, iter(tangent_out))
-    if plain_call(primals, tangents):
-        out, tangent_out = to_caller_nest(out), to_caller_nest(tangent_out)
-    return (out, tangent_out, aux) if has_aux else (out, tangent_out)
-
-
-def _push_forward(
-    tape: GradientTape, outputs: list[Tensor], sources: list[Tensor], directions: list[Tensor]
-) -> list[Tensor]:
-    """``J v`` for each output, from ``tape`` (which recorded ``outputs`` from ``sources``).
-
-    ``u -> J^T u`` is linear; recording it on a second tape that watches ``u`` and
-    sweeping that tape with seed ``v`` gives ``(J^T)^T v = J v``.
-    """
-    floating = [o for o in outputs if backend.is_floating(o.dtype)]
-    seeds = [ops.zeros_like(o) for o in floating]
-    with GradientTape(watch_accessed_variables=False) as linear:
-        linear.watch(seeds)
-        pulled = tape.gradient(floating, sources, output_gradients=seeds)
-    pairs = [(p, v) for p, v in zip(pulled, directions) if p is not None]
-    if pairs:
-        pushed = linear.gradient(
-            [p for p, _ in pairs],
-            seeds,
-            output_gradients=[v for _, v in pairs],
-            unconnected_gradients="zero",
-        )
-    else:
-        pushed = [ops.zeros_like(o) for o in floating]
-    found = iter(pushed)
-    return [next(found) if backend.is_floating(o.dtype) else ops.zeros_like(o) for o in outputs]
-
-
-# --- jacobian, hessian, hvp -----------------------------------------------------------------
-def _inner(g: Tensor, v: Any) -> Tensor:
-    """The real inner product ``<g, v>``: ``sum(real(g * conj(v)))`` for complex values, which
-    treats each complex number as a pair of reals (the gradient convention's)."""
-    if backend.is_complex(g.dtype):
-        return ops.real(ops.sum(ops.multiply(g, ops.conj(v))))
-    return ops.sum(ops.multiply(g, v))
-
-
+# --- jacobian -------------------------------------------------------------------------------
 def jacobian(
     f: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False
 ) -> Callable[..., Any]:
@@ -325,87 +230,3 @@ def jacobian(
         return (result, aux) if has_aux else result
 
     return jacobian_f
-
-
-def hessian(
-    f: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False
-) -> Callable[..., Any]:
-    """The Hessian of a scalar ``f``: the Jacobian of its gradient (shape ``A + A``).
-
-    A tuple ``argnums`` gives a tuple of tuples of blocks, ``H[i][j] = d2f/dxi dxj``.
-
-    Args:
-        f: The function; its positional arguments are Tensors, arrays, Python floats
-            or nests (dict, list, tuple) of them.
-        argnums: The position of the argument to differentiate, or a tuple of them.
-        has_aux: Whether ``f`` returns ``(value, aux)``, ``aux`` returned beside the Hessian.
-
-    Returns:
-        A function with ``f``'s arguments that returns the Hessian.
-
-    Raises:
-        TypeError: ``argnums`` is not an int or a non-empty tuple of ints, an argument to
-            differentiate is not floating-point, or ``f`` returns no real scalar.
-        ValueError: ``argnums`` is out of range for the call.
-
-    >>> import tapegrad as tg
-    >>> tg.hessian(lambda x: (x ** 3).sum())(tg.tensor([1.0, 2.0])).numpy().tolist()
-    [[6.0, 0.0], [0.0, 12.0]]
-    """
-    return jacobian(grad(f, argnums, has_aux), argnums, has_aux)
-
-
-def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
-    """``(grad(f)(*primals), H v)`` as ``jvp(grad(f), primals, tangents)``, without forming H.
-
-    ``grad`` is taken with respect to the first argument; ``H v`` is the derivative
-    of that gradient along ``tangents`` (all arguments). Computed reverse-over-reverse:
-    by the symmetry of second derivatives, ``sum_j H_0j v_j`` is the gradient with
-    respect to the first argument of ``sum_j <grad_j f, v_j>``. Two sweeps, O(n) memory.
-
-    Args:
-        f: A function returning a real scalar.
-        primals: The point: a tuple with one value per positional argument of ``f``.
-        tangents: The direction ``v``: a tuple like ``primals``.
-
-    Returns:
-        ``(gradient, hessian_vector_product)``, both shaped like the first primal.
-
-    Raises:
-        TypeError: ``primals`` or ``tangents`` is not a tuple or list, or ``f`` returns
-            no real scalar.
-        ValueError: ``primals`` and ``tangents`` differ in length or shapes.
-
-    >>> import tapegrad as tg
-    >>> g, hv = tg.hvp(lambda x: (x ** 3).sum(), (tg.tensor([1.0, 2.0]),), (tg.tensor([1.0, 1.0]),))
-    >>> g.numpy().tolist(), hv.numpy().tolist()
-    ([3.0, 12.0], [6.0, 12.0])
-    """
-    for name, seq in (("primals", primals), ("tangents", tangents)):
-        if not isinstance(seq, (tuple, list)):
-            raise TypeError(f"hvp: {name} must be a tuple or list, got {type(seq).__name__}")
-    if len(primals) != len(tangents) or not primals:
-        raise ValueError(f"hvp: {len(primals)} primals but {len(tangents)} tangents")
-    everything = tuple(range(len(primals)))
-    with undo_on_error():
-        with GradientTape(watch_accessed_variables=False) as tape:
-            args, leaves = watch_args(tape, primals, (0,), "hvp")
-            gradients = grad(f, argnums=everything)(*args)
-            products = [
-                _inner(g, v)
-                for i in everything
-                for g, v in zip(
-                    flatten(gradients[i]),
-                    like_leaves(tangents[i], gradients[i], "hvp", f"the tangent of argument {i}"),
-                )
-                if g is not None
-            ]
-            total = functools.reduce(ops.add, products) if products else None
-        sources = sources_of(leaves, (0,))
-        if total is None:
-            flat = [ops.zeros_like(s) for s in sources]
-        else:
-            flat = tape.gradient(total, sources, unconnected_gradients="zero")
-    plain = plain_call(primals, tangents)
-    gradient = per_argnum(primals, leaves, (0,), False, flatten(gradients[0]), plain)
-    return gradient, per_argnum(primals, leaves, (0,), False, flat, plain)

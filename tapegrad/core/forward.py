@@ -1,0 +1,213 @@
+"""Forward mode's tape: a tangent carried beside each value, op by op.
+
+A :class:`ForwardTape` sits on the same stack of active tapes as the GradientTapes, in the
+FORWARD mode. It holds a tangent for each Tensor computed (inside its block) from a Tensor
+that has one, keyed by the Tensor's serial number (serials are never reused, so the key
+cannot meet another value). Each primitive call that reads a Tensor with a tangent gets
+its output's tangent from the primitive's JVP rule (tapegrad/ops/jvp_rules.py), right after
+the reverse tapes have appended its entry, so that the ordering with nested tapes is
+right. The rule runs with only the tapes *outside* the forward tape active: what the rule
+computes is recorded by the reverse tapes and carried by the forward tapes entered before
+this one, never by this one itself. That is how transforms nest: ``jvp(grad(f))`` (a
+reverse tape inside, whose sweep's rules are primitives too and so get tangents),
+``grad(jvp(f))`` (the tangent rules recorded on the reverse tape outside), ``jvp(jvp(f))``.
+
+When nothing is active outside a forward tape (the common case, ``tg.jvp`` called on
+its own), tangents are kept as raw backend arrays and the rules get raw arrays, as the
+reverse sweep's raw mode does: no Tensor is made for a tangent.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tapegrad.core.active import FORWARD, _active
+from tapegrad.core.tensor import Tensor
+
+# The forward tapes open now, in any thread: record() looks further only while this is
+# non-empty, so a program that never uses forward mode pays one falsy check on the paths
+# that are not the one-recording-tape fast path.
+open_tapes: set[Any] = set()
+
+# ``output_tangent(primitive, tangents, inputs, arrays, output, params, outer, raw)``: the
+# output's tangent, or None for none (set by tapegrad/ops/jvp_rules.py: imports point down).
+_output_tangent: list[Callable[..., Any]] = []
+
+
+def set_tangent_rule(output_tangent: Callable[..., Any]) -> None:
+    """Install the function that runs a primitive's JVP rule (tapegrad/ops/jvp_rules.py)."""
+    _output_tangent[:] = [output_tangent]
+
+
+class ForwardTape:
+    """Carries tangents through every op computed inside its block (forward-mode AD).
+
+    ``seed(x, tangent)`` gives ``x`` a tangent; each primitive that reads a Tensor with a
+    tangent gives its output one (the JVP: the output's derivative along the inputs'
+    tangents). ``tangent(y)`` reads it back (zeros when ``y`` does not depend on a seed).
+    Used by tg.jvp and the transforms built on it (tapegrad/transforms/forward.py).
+
+    >>> import tapegrad as tg
+    >>> from tapegrad.core.forward import ForwardTape
+    >>> x = tg.tensor([0.0, 1.0])
+    >>> with ForwardTape() as tape:
+    ...     tape.seed(x, tg.tensor([1.0, 1.0]))
+    ...     y = tg.sin(x) * x
+    >>> tape.tangent(y).numpy().round(4).tolist()  # cos(x) x + sin(x)
+    [0.0, 1.3818]
+    """
+
+    # What the code that walks the active tapes reads of each (GradientTape's names).
+    watch_accessed_variables = False
+
+    def __init__(self) -> None:
+        # Serial -> tangent (a raw array while ``_raw``, else a Tensor). Named as
+        # GradientTape's watched set: "this value is carried" reads the same for both.
+        self._watched: dict[int, Any] = {}
+        # A weak reference to each Tensor carried -> its serial: a tangent goes when its
+        # value does (a value that is gone is never an op's input again), so a long forward
+        # pass holds no more than the values alive in it, as the forward pass alone does.
+        self._refs: dict[int, tuple[Any, int]] = {}  # id(weak reference) -> (it, serial)
+        self._entries: list[Any] = []  # always empty: a forward tape appends no entries
+        self._variables: list[Any] = []
+        self._roots: set[int] = set()
+        self._mode = FORWARD
+        self._entered = False
+        self._raw = True  # no tape outside: tangents as raw arrays
+        self._holds_batched = False
+
+    def __enter__(self) -> ForwardTape:
+        if self._entered:
+            raise ValueError("ForwardTape: this tape is already active")
+        outer = _active.get()
+        self._raw = not outer
+        self._entered = True
+        open_tapes.add(self)
+        _active.set((*outer, self))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._entered = False
+        open_tapes.discard(self)
+        _active.set(tuple(t for t in _active.get() if t is not self))
+
+    def _drop(self, ref: Any) -> None:
+        held = self._refs.pop(id(ref), None)
+        if held is not None:
+            self._watched.pop(held[1], None)
+
+    def carry(self, y: Tensor, tangent: Any) -> None:
+        """Keep ``tangent`` (in this tape's form: a raw array while ``_raw``) for ``y``."""
+        key = y._id
+        self._watched[key] = tangent
+        ref = _ref(y, self._drop)
+        self._refs[id(ref)] = (ref, key)
+
+    def seed(self, x: Tensor, tangent: Tensor) -> None:
+        """Give ``x`` the tangent ``tangent`` (a Tensor of ``x``'s shape and dtype)."""
+        if tangent.shape != x.shape:
+            raise ValueError(
+                f"ForwardTape.seed: a tangent of shape {tangent.shape} for a value of shape "
+                f"{x.shape}"
+            )
+        self.carry(x, tangent._data if self._raw else tangent)
+
+    def tangent(self, y: Tensor) -> Tensor | None:
+        """The tangent ``y`` carries, or None when it depends on no seeded value."""
+        t = self._watched.get(y._id)
+        if t is None or isinstance(t, Tensor):
+            return t
+        return Tensor(t)
+
+    def __repr__(self) -> str:
+        return f"<ForwardTape carrying {len(self._watched)} tangents>"
+
+
+def push_tangents(
+    primitive: Any,
+    inputs: tuple[Any, ...],
+    arrays: Any,
+    output: Tensor,
+    params: dict[str, Any],
+    tapes: tuple[Any, ...],
+) -> None:
+    """Give ``output`` its tangent on each forward tape among ``tapes`` that carries a
+    tangent for one of ``inputs`` (record() calls this after the reverse tapes append)."""
+    if len(tapes) == 1 and tapes[0]._raw and not params:
+        # The common case, inline: tg.jvp on its own, an elementwise op on real NumPy arrays,
+        # by the raw sweep's shortcut formulas (J t = J^T t: a diagonal Jacobian is
+        # symmetric; tapegrad/ops/jvp_rules.py says more).
+        fast = primitive.same_shape_vjps
+        ans = output._data
+        if fast is not None and type(ans) is _ndarray:
+            dtype = ans.dtype
+            if dtype is _FLOAT64 or dtype is _FLOAT32:
+                tape = tapes[0]
+                carried = tape._watched
+                if len(inputs) == 1:
+                    x, a = inputs[0], arrays[0]
+                    t = carried.get(x._id) if isinstance(x, Tensor) else None
+                    if t is None:
+                        return
+                    if type(a) is _ndarray:
+                        tangent = fast[0](t, ans, a)
+                        if type(tangent) is _ndarray and tangent.dtype is dtype:
+                            key = output._id
+                            carried[key] = tangent
+                            ref = _ref(output, tape._drop)
+                            tape._refs[id(ref)] = (ref, key)
+                            return
+                elif len(inputs) == 2:
+                    x, y = inputs
+                    a, b = arrays
+                    tx = carried.get(x._id) if isinstance(x, Tensor) else None
+                    ty = carried.get(y._id) if isinstance(y, Tensor) else None
+                    if tx is None and ty is None:
+                        return
+                    if type(a) in _PLAIN and type(b) in _PLAIN:
+                        if ty is None:
+                            tangent = fast[0](tx, ans, a, b)
+                        elif tx is None:
+                            tangent = fast[1](ty, ans, a, b)
+                        else:
+                            tangent = fast[0](tx, ans, a, b) + fast[1](ty, ans, a, b)
+                        if (
+                            type(tangent) is _ndarray
+                            and tangent.dtype is dtype
+                            and tangent.shape == ans.shape
+                        ):
+                            key = output._id
+                            carried[key] = tangent
+                            ref = _ref(output, tape._drop)
+                            tape._refs[id(ref)] = (ref, key)
+                            return
+    for p, tape in enumerate(tapes):
+        if tape._mode is not FORWARD:
+            continue
+        carried = tape._watched
+        tangents: list[Any] | None = None
+        for k, x in enumerate(inputs):
+            if isinstance(x, Tensor):
+                t = carried.get(x._id)
+                if t is not None:
+                    if tangents is None:
+                        tangents = [None] * len(inputs)
+                    tangents[k] = t
+        if tangents is None:
+            continue
+        raw = tape._raw and p == 0
+        tangent = _output_tangent[0](
+            primitive, tangents, inputs, arrays, output, params, tapes[:p], raw
+        )
+        if tangent is not None:
+            tape.carry(output, tangent)
+
+
+_ref = weakref.ref
+_ndarray = np.ndarray
+_FLOAT64, _FLOAT32 = np.dtype(np.float64), np.dtype(np.float32)
+_PLAIN = (_ndarray, float, int)  # what NumPy's formulas take as they are
