@@ -11,7 +11,10 @@ and JSON) and a bar chart to benchmarks/results/.
 
 Separate studies run as modules: ``python -m benchmarks.solvers`` (implicit gradients of
 minimize/root/spsolve/cg next to the solve and to unrolling), ``benchmarks.chain_split``,
-``benchmarks.checkpoint_memory``, ``benchmarks.fuse_latency``.
+``benchmarks.checkpoint_memory``, ``benchmarks.fuse_latency``, ``benchmarks.programs``
+(real programs written once in NumPy style, under tapegrad, HIPS autograd and JAX), and
+``benchmarks.forward`` (jvp against the forward pass and two reverse sweeps, hvp against
+JAX's, on the chain and the MLP).
 """
 
 from __future__ import annotations
@@ -295,6 +298,9 @@ def main(argv: list[str] | None = None) -> list[Result]:
     parser.add_argument("--full", action="store_true", help="run slow peers on the 1M tape too")
     parser.add_argument("--rounds", type=int, default=None, help="rounds per workload")
     parser.add_argument("--only", nargs="*", help="workload names to run (substrings)")
+    parser.add_argument(
+        "--programs", action="store_true", help="then the real programs (benchmarks.programs)"
+    )
     parser.add_argument("--out", default=RESULTS_DIR, help="where to write results")
     parser.add_argument(
         "--plot-only", action="store_true", help="redraw latest.png from latest.json; run nothing"
@@ -339,6 +345,10 @@ def main(argv: list[str] | None = None) -> list[Result]:
         print(f"\nwrote {args.out}/latest.md, latest.json, latest.png ({stamp}.md)")
     else:
         print(f"\nwrote {args.out}/latest.md, latest.json (no matplotlib: no chart)")
+    if args.programs:
+        from benchmarks.programs import run as programs
+
+        programs.main(["--out", args.out] + (["--quick"] if args.quick else []))
     return results
 
 
