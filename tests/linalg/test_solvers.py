@@ -44,6 +44,28 @@ def test_solve_triangular(problem, lower, adjoint, unit, backend):
     check(f, [backend.tensor(a), backend.tensor(b)], problem.small)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("adjoint", [False, True])
+@pytest.mark.parametrize("unit", [False, True])
+def test_solve_triangular_without_scipy_gives_scipys_solution(dtype, adjoint, unit, monkeypatch):
+    # One matrix on the CPU goes to SciPy's LAPACK trtrs; without SciPy, the general solver.
+    rng = np.random.default_rng(0)
+    a = (rng.standard_normal((4, 4)) + 4 * np.eye(4)).astype(dtype)
+    b = rng.standard_normal((4, 2)).astype(dtype)
+    if np.iscomplexobj(a):
+        a, b = a + 0.5j * np.tril(a), b - 1j
+    fast = solve_triangular(a, b, lower=True, adjoint=adjoint, unit_diagonal=unit).numpy()
+    monkeypatch.setattr("tapegrad.linalg.solvers._scipy_solve_triangular", None)
+    slow = solve_triangular(a, b, lower=True, adjoint=adjoint, unit_diagonal=unit).numpy()
+    assert fast.dtype == slow.dtype == dtype
+    np.testing.assert_allclose(fast, slow, rtol=1e-4 if dtype == np.float32 else 1e-12)
+
+
+def test_solve_triangular_of_a_singular_triangle_names_the_op():
+    with pytest.raises(np.linalg.LinAlgError, match=r"(?i)solve_triangular: .*singular"):
+        solve_triangular(np.zeros((2, 2)), np.ones((2, 1)), lower=True)
+
+
 @given(problem=problems(max_n=2, batch=False))
 def test_tensorinv_and_tensorsolve(problem, backend):
     a = problem.general(6, 6).reshape(6, 2, 3)
