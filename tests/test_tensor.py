@@ -218,3 +218,12 @@ def test_non_numeric_data_is_refused(data):
         tg.Variable(data)
     with pytest.raises(TypeError, match="asarray: cannot make a Tensor"):
         tg.stop_gradient(data)
+
+
+@pytest.mark.parametrize("data", [1.3, 2, True, 1 + 2j, [1.0, 2.0], ([1, 2], [3, 4])])
+def test_tensor_of_python_data_is_tg_tensor_of_it(data):
+    # tg.Tensor(1.3) as PyTorch users write it: an array, not a float that has no shape.
+    t, expected = tg.Tensor(data), tg.tensor(data)
+    assert (t.shape, t.dtype) == (expected.shape, expected.dtype)
+    np.testing.assert_array_equal(t.numpy(), expected.numpy())
+    assert repr(t) == repr(expected)

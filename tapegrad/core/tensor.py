@@ -19,6 +19,7 @@ from tapegrad.core.tensor_methods import TensorMethods
 from tapegrad.wording import a
 
 _serials = itertools.count()
+_PYTHON_DATA = frozenset({bool, int, float, complex, list, tuple})
 
 
 class Tensor(TensorMethods):
@@ -53,6 +54,8 @@ class Tensor(TensorMethods):
     def __init__(self, data: Any) -> None:
         # Primitives set these two slots themselves (no __init__ frame on the hot path):
         # see Primitive.__call__ in ops/primitive.py.
+        if type(data) in _PYTHON_DATA:  # tg.Tensor(1.3), tg.Tensor([1, 2]): as tg.tensor
+            data = devices.make_array(data, None, None)
         self._data = data
         self._id = next(_serials)
 
