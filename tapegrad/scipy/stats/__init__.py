@@ -40,7 +40,16 @@ from tapegrad.scipy.stats._moments import (
     skew,
     variation,
 )
+from tapegrad.scipy.stats._robust import (
+    gstd,
+    iqr,
+    median_abs_deviation,
+    trim1,
+    trim_mean,
+    trimboth,
+)
 from tapegrad.scipy.stats._statistics import entropy, sem, zscore
+from tapegrad.scipy.stats._trimmed import tmax, tmean, tmin, tsem, tstd, tvar
 
 # Each distribution: its module's functions record, the rest of SciPy's interface is SciPy's.
 dirichlet = Distribution("dirichlet", _dirichlet)
@@ -65,7 +74,8 @@ __all__ = [
     "Distribution", "Frozen", "dirichlet", "multivariate_normal", "entropy", "sem", "zscore",
     "gaussian_kde", "multinomial", "dirichlet_multinomial", "multivariate_t", "wishart",
     "invwishart", "matrix_normal", "describe", "gmean", "hmean", "kurtosis", "moment",
-    "pearsonr", "pmean", "skew", "variation",
+    "pearsonr", "pmean", "skew", "variation", "gstd", "iqr", "median_abs_deviation", "tmax",
+    "tmean", "tmin", "trim1", "trim_mean", "trimboth", "tsem", "tstd", "tvar",
     *_DECLARED,
 ]  # fmt: skip
 

@@ -37,6 +37,7 @@ from tapegrad.testing.scipy_samples import (
     stats_kde,
     stats_moments,
     stats_multivariate,
+    stats_robust,
     stats_statistics,
 )
 
@@ -49,6 +50,7 @@ FUNCTIONS: list[str] = []  # "linalg.solve": the functions whose every keyword h
 for _family in (
     linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, linalg_special, linalg_more,
     special_integrals, special_gamma, special_bessel, special_elementary, stats_statistics,
+    stats_robust,
     stats_kde, stats_distributions, stats_multivariate, stats_moments, fft, integrate,
     signal, interpolate, interpolate_bsplines, ndimage, cluster, spatial, sparse,
 ):  # fmt: skip
