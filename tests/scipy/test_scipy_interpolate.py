@@ -135,7 +135,9 @@ def test_pchip_akima_gradients(cls):
     gradcheck(f, [y, knots, np.array([0.2, 1.1, 1.9, 2.7])])
 
 
-@pytest.mark.parametrize("kind", ["linear", "nearest", "zero", "cubic", "previous", "next"])
+@pytest.mark.parametrize(
+    "kind", ["linear", "nearest", "zero", "quadratic", "cubic", "previous", "next"]
+)
 def test_interp1d_gradients(kind):
     x = np.array([0.0, 0.7, 1.5, 2.2, 3.0])
 
@@ -150,7 +152,11 @@ def test_spline_errors():
         interpolate.CubicSpline(tg.tensor([0.0, 2.0, 1.0]), tg.tensor([1.0, 2.0, 3.0]))
     with pytest.raises(ValueError, match="periodic"):
         interpolate.CubicSpline([0.0, 1.0, 2.0], tg.tensor([1.0, 2.0, 3.0]), bc_type="periodic")
-    with pytest.raises(NotImplementedError, match="quadratic"):
-        interpolate.interp1d([0.0, 1.0, 2.0], tg.tensor([1.0, 2.0, 3.0]), kind="quadratic")
+    with pytest.raises(LookupError, match="data sites `x`"):  # quadratic: not in x
+        tg.grad(
+            lambda x: interpolate.interp1d(x, tg.tensor([1.0, 2.0, 5.0]), kind="quadratic")(0.5)
+        )(tg.tensor([0.0, 1.0, 2.0]))
+    with pytest.raises(NotImplementedError, match="kind=5"):
+        interpolate.interp1d([0.0, 1.0, 2.0], tg.tensor([1.0, 2.0, 3.0]), kind=5)
     with pytest.raises(NotImplementedError, match="roots"):
         interpolate.CubicSpline([0.0, 1.0, 2.0], tg.tensor([1.0, 2.0, 3.0])).roots()

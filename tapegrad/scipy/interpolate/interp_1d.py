@@ -1,5 +1,6 @@
 """scipy.interpolate's legacy interp1d with gradients: its kinds (linear, nearest,
-previous, next, zero, slinear, cubic) on Tensors, the cubic one a :class:`CubicSpline`;
+previous, next, zero, slinear, quadratic, cubic) on Tensors, the cubic one a
+:class:`CubicSpline`, the quadratic one SciPy's ``make_interp_spline(x, y, k=2)``;
 built from plain arrays and called on plain arrays it gives SciPy's own object's result.
 """
 
@@ -12,6 +13,7 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.linalg._matrix import as_input
 from tapegrad.ops.primitive import shape_of
+from tapegrad.scipy.interpolate.bsplines import make_interp_spline
 from tapegrad.scipy.interpolate.piecewise import _host, _plain
 from tapegrad.scipy.interpolate.splines import CubicSpline
 
@@ -20,7 +22,8 @@ __all__ = ["interp1d"]
 
 _KINDS = ("linear", "nearest", "nearest-up", "zero", "slinear", "quadratic", "cubic",
           "previous", "next")  # fmt: skip
-_SUPPORTED = ("linear", "nearest", "nearest-up", "zero", "slinear", "cubic", "previous", "next")
+_SUPPORTED = ("linear", "nearest", "nearest-up", "zero", "slinear", "quadratic", "cubic",
+              "previous", "next")  # fmt: skip
 
 
 class interp1d:  # noqa: N801  (SciPy's name)
@@ -28,9 +31,10 @@ class interp1d:  # noqa: N801  (SciPy's name)
     bounds_error=None, fill_value=nan, assume_sorted=False)``, with gradients in ``y``,
     the points and (``linear``, ``slinear``, ``cubic``) ``x``, and in a Tensor
     ``fill_value``. Kinds ``linear``, ``slinear``, ``nearest``, ``nearest-up``,
-    ``previous``, ``next``, ``zero`` (piecewise constant in the points) and ``cubic``
-    (SciPy's not-a-knot cubic spline, the :class:`CubicSpline`'s); ``quadratic`` and
-    integer orders other than 0, 1, 3 raise NotImplementedError on Tensors.
+    ``previous``, ``next``, ``zero`` (piecewise constant in the points), ``quadratic``
+    (the interpolating B-spline of degree 2, as SciPy's: a gradient in ``x`` raises
+    LookupError) and ``cubic`` (SciPy's not-a-knot cubic spline, the
+    :class:`CubicSpline`'s); other integer orders raise NotImplementedError.
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.interpolate import interp1d
@@ -94,7 +98,11 @@ class interp1d:  # noqa: N801  (SciPy's name)
             if self._scipy is None:
                 raise NotImplementedError(self._refusal)
             return
-        self._spline = CubicSpline(self.x, self._y) if kind == "cubic" else None
+        self._spline: Any = None
+        if kind == "cubic":
+            self._spline = CubicSpline(self.x, self._y)
+        elif kind == "quadratic":
+            self._spline = make_interp_spline(self.x, self._y, k=2)
         extrapolate = isinstance(fill_value, str) and fill_value == "extrapolate"
         if extrapolate:
             if self.bounds_error:
@@ -135,8 +143,7 @@ class interp1d:  # noqa: N801  (SciPy's name)
             y_lo, y_hi = ops.take(self._y, lo, axis=0), ops.take(self._y, hi, axis=0)
             slope = (y_hi - y_lo) / ops.reshape(x_hi - x_lo, (-1, 1))
             value = slope * ops.reshape(flat - x_lo, (-1, 1)) + y_lo
-        elif kind == "cubic":
-            assert self._spline is not None
+        elif kind in ("quadratic", "cubic"):
             value = self._spline(flat)
         else:
             if kind in ("nearest", "nearest-up"):

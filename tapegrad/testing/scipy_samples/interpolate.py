@@ -296,7 +296,10 @@ ROWS += [
     ),
 ]
 _POINTS = np.array([0.0, 0.7, 1.5, 2.2, 3.0])
-for _kind in ("linear", "slinear", "cubic", "nearest", "nearest-up", "zero", "previous", "next"):
+_INTERP1D_KINDS = (
+    "linear", "slinear", "quadratic", "cubic", "nearest", "nearest-up", "zero", "previous", "next",
+)  # fmt: skip
+for _kind in _INTERP1D_KINDS:
     _smooth = _kind in ("linear", "slinear", "cubic")
     ROWS += [
         Sample(
@@ -350,11 +353,6 @@ ROWS += [
     ),
 ]
 REFUSALS += [
-    Refusal(
-        "interpolate.interp1d",
-        "kind=quadratic",
-        lambda m, x, y: m.interpolate.interp1d(_POINTS, _five(x), kind="quadratic")(_at(y)),
-    ),
     Refusal(
         "interpolate.interp1d",
         "bounds_error=True",
