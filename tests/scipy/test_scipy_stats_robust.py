@@ -144,3 +144,13 @@ def test_a_slice_with_nothing_in_the_limits_is_nan():
     a = np.array([[0.1, 0.9], [0.2, 0.8]])  # column 1 is above the limit 0.5
     expected = scipy.stats.tmax(a, 0.5)
     np.testing.assert_array_equal(tstats.tmax(tg.tensor(a), 0.5).numpy(), expected)
+
+
+@pytest.mark.parametrize("name", sorted(set(CALLS) - {"trimboth", "trim1"}))
+def test_a_0d_input_is_one_value_as_in_scipy(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = np.asarray(CALLS[name](scipy.stats, np.float64(0.25), None))
+        ours = CALLS[name](tstats, tg.tensor(0.25), None)
+    np.testing.assert_allclose(ours.numpy(), expected, rtol=1e-12)
+    assert ours.shape == expected.shape
