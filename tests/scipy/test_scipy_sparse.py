@@ -174,8 +174,18 @@ def test_expm_multiply():
     assert gradcheck(lambda t: linalg.expm_multiply(a, t), [b])
     assert gradgradcheck(lambda t: linalg.expm_multiply(a, t), [b[:, 0]])
     assert gradcheck(lambda d, t: linalg.expm_multiply(_matrix(d), t), [-0.1 * SKEW, b[:, 0]])
-    with pytest.raises(NotImplementedError, match="start"):
-        linalg.expm_multiply(a, tg.tensor(b), start=0, stop=1, num=3)
+    # a time grid: SciPy's interval algorithm against one call per time, in A's values too
+    grid = linalg.expm_multiply(a, tg.tensor(b), start=0, stop=1, num=3)
+    np.testing.assert_allclose(grid.numpy(), spla.expm_multiply(a, b, start=0, stop=1, num=3),
+                               rtol=1e-12)  # fmt: skip
+    assert gradcheck(
+        lambda d, t: linalg.expm_multiply(_matrix(d), t, start=0.5, stop=1.0, num=2),
+        [-0.1 * SKEW, b[:, 0]],
+    )
+    with pytest.raises(ValueError, match="expm_multiply: a time grid needs start and stop"):
+        linalg.expm_multiply(a, tg.tensor(b), num=3)
+    with pytest.raises(LookupError, match="expm_multiply: no gradient with respect to stop"):
+        tg.grad(lambda s: tg.sum(linalg.expm_multiply(a, b, start=0.0, stop=s, num=2)))(1.0)
 
 
 def test_eigsh_eigenvalues_and_vectors():

@@ -136,12 +136,21 @@ ROWS: list[Sample] = [
     ),
 ]
 
-REFUSALS: list[Refusal] = [
-    Refusal(
+ROWS += [
+    Sample(
         "sparse.linalg.expm_multiply",
-        f"{keyword}=",
-        lambda m, x, y, kw=keyword: m.sparse.linalg.expm_multiply(_A, y, **{kw: 1}),
-        NotImplementedError,
-    )
-    for keyword in ("start", "stop", "num", "endpoint")
+        "start, stop, num",
+        lambda m, x, y: m.sparse.linalg.expm_multiply(
+            _A * -0.3, x[:, :2] * y[:, :2], start=0.0, stop=1.5, num=4
+        ),
+    ),
+    Sample(
+        "sparse.linalg.expm_multiply",
+        "start, stop, num, endpoint=False, traceA",
+        lambda m, x, y: m.sparse.linalg.expm_multiply(
+            _A * -0.3, y[:, 0], start=0.5, stop=2.0, num=3, endpoint=False, traceA=-2.7
+        ),
+    ),
 ]
+
+REFUSALS: list[Refusal] = []

@@ -10,6 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from tapegrad import ops
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, conjugated, raw
 from tapegrad.scipy._dispatch import refuse_gradient
@@ -61,8 +62,10 @@ def expm_multiply(
     traceA: Any = None,  # noqa: N803
 ) -> Tensor:
     """``expm(A) @ B`` without forming ``expm(A)``. Gradients in ``B`` (every order) and in
-    ``A``'s values (first order). The time grid (``start``, ``stop``, ``num``,
-    ``endpoint``) with Tensors raises NotImplementedError.
+    ``A``'s values (first order). With a time grid (``start`` and ``stop``, and
+    ``np.linspace``'s ``num`` and ``endpoint``), ``expm(t A) @ B`` stacked for each ``t``
+    on it, as SciPy's: each a call on ``t A``, with the same gradients (the grid itself is
+    a constant: a gradient in ``start`` or ``stop`` raises LookupError).
 
     >>> import numpy as np, scipy.sparse as sp, tapegrad as tg
     >>> from tapegrad.scipy.sparse.linalg import expm_multiply
@@ -70,12 +73,20 @@ def expm_multiply(
     >>> expm_multiply(a, tg.tensor([1.0, 1.0])).tolist()
     [2.0, 1.0]
     """
-    if any(v is not None for v in (start, stop, num, endpoint)):
-        raise NotImplementedError(
-            "expm_multiply: start, stop, num and endpoint (a time grid) are not implemented "
-            "with Tensors; call it once per time t on t * A"
-        )
     refuse_gradient("expm_multiply", "traceA", traceA, "it is only a hint to the algorithm")
+    times = None
+    if any(v is not None for v in (start, stop, num, endpoint)):
+        if start is None or stop is None:
+            raise ValueError(
+                "expm_multiply: a time grid needs start and stop (num and endpoint are "
+                f"np.linspace's), got start={start!r}, stop={stop!r}"
+            )
+        for argument, value in (("start", start), ("stop", stop)):
+            refuse_gradient("expm_multiply", argument, value, "the time grid is a constant")
+        grid = {"num": num, "endpoint": endpoint}
+        times = np.linspace(
+            float(raw(start)), float(raw(stop)), **{k: v for k, v in grid.items() if v is not None}
+        )
     data, structure = _operand("expm_multiply", A)
     if isinstance(structure, _Operator):
         if isinstance(structure.a, spla.LinearOperator):
@@ -84,4 +95,14 @@ def expm_multiply(
     n = _square("expm_multiply", structure)
     rhs = _rhs("expm_multiply", B, n, True)
     trace = None if traceA is None else raw(traceA)
-    return _expm(data, rhs, structure=structure, trace=trace)
+    if times is None:
+        return _expm(data, rhs, structure=structure, trace=trace)
+    return ops.stack(
+        [
+            _expm(
+                ops.multiply(data, t), rhs, structure=structure,
+                trace=None if trace is None else trace * t,
+            )
+            for t in times
+        ]
+    )  # fmt: skip
