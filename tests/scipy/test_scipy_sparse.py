@@ -207,6 +207,22 @@ def test_eigsh_eigenvalues_and_vectors():
         return linalg.eigsh(_matrix((d + _mirror(d)) / 2), k=2, v0=v0)[0]
 
     assert gradcheck(values, [base], atol=1e-6)
+    # shift-invert: the eigenpairs of A nearest sigma, by the same rules
+    for mode in ("normal", "cayley"):
+        w, v = linalg.eigsh(_matrix(base), k=2, v0=v0, sigma=1.0, mode=mode)
+        want_w, want_v = spla.eigsh(a, k=2, v0=v0, sigma=1.0, mode=mode)
+        np.testing.assert_allclose(w.numpy(), want_w, rtol=1e-10)
+        np.testing.assert_allclose(np.abs(v.numpy()), np.abs(want_v), atol=1e-8)
+
+    def near_one(d):
+        w, v = linalg.eigsh(_matrix((d + _mirror(d)) / 2), k=2, v0=v0, sigma=1.0)
+        return w, v[:3] * v[:1]  # sign-free products of the eigenvectors
+
+    assert gradcheck(near_one, [base], atol=1e-6)
+    with pytest.raises(LookupError, match="eigsh: no gradient with respect to sigma"):
+        tg.grad(lambda s: tg.sum(linalg.eigsh(a, k=2, sigma=s, return_eigenvectors=False)))(1.0)
+    with pytest.raises(NotImplementedError, match="eigsh: M, Minv and OPinv"):
+        linalg.eigsh(_matrix(base), k=2, M=sp.identity(N, format="csr"))
 
     def vectors(d):
         w, v = linalg.eigsh(_matrix((d + _mirror(d)) / 2), k=2, v0=v0)

@@ -12,6 +12,7 @@ import scipy.sparse.linalg as spla
 
 from tapegrad import ops
 from tapegrad.ops.primitive import Primitive, conjugated, raw
+from tapegrad.scipy._dispatch import refuse_gradient
 from tapegrad.scipy.sparse.linalg.solve_rule import (
     _first_order,
     _operand,
@@ -90,8 +91,10 @@ def eigsh(
     """``k`` eigenpairs of real symmetric ``A`` (a SparseTensor, or constant): ``w`` or
     ``(w, v)`` as SciPy. For simple eigenvalues: ``Ā = Σ λ̄_i v_i v_iᵀ`` on the pattern
     (every order through the eigenvectors' rule, which is first order); the eigenvectors'
-    gradient by minres on ``A - λ_i I``. The generalized problem (``M``) and shift-invert
-    (``sigma``) with Tensors raise NotImplementedError.
+    gradient by minres on ``A - λ_i I``. Shift-invert (``sigma``, with ``mode``) picks
+    the eigenpairs of ``A`` near ``sigma``: the same rules (``sigma`` is a constant). The
+    generalized problem (``M``, ``Minv``) and ``OPinv`` with Tensors raise
+    NotImplementedError.
 
     >>> import numpy as np, scipy.sparse as sp, tapegrad as tg
     >>> from tapegrad.scipy import sparse
@@ -100,18 +103,20 @@ def eigsh(
     >>> np.round(eigsh(s, k=1, return_eigenvectors=False).numpy(), 10).tolist()
     [3.0]
     """
-    if M is not None or sigma is not None or Minv is not None or OPinv is not None:
+    if M is not None or Minv is not None or OPinv is not None:
         raise NotImplementedError(
-            "eigsh: M, sigma, Minv and OPinv (generalized and shift-invert modes) are not "
+            "eigsh: M, Minv and OPinv (the generalized problem, a given inverse) are not "
             "implemented with Tensors"
         )
+    refuse_gradient("eigsh", "sigma", sigma, "it only chooses which eigenpairs")
     data, structure = _operand("eigsh", A)
     if isinstance(structure, _Operator):
         raise TypeError("eigsh: with Tensors, A must be a sparse matrix or a SparseTensor")
     _square("eigsh", structure)
     start = None if v0 is None else np.asarray(raw(v0))
     keywords = {"k": k, "which": which, "v0": start, "ncv": ncv, "maxiter": maxiter,
-                "tol": tol, "mode": mode, "rng": rng}  # fmt: skip
+                "tol": tol, "mode": mode, "rng": rng,
+                "sigma": None if sigma is None else float(raw(sigma))}  # fmt: skip
 
     def run(matrix: Any) -> tuple[Any, Any]:
         w, v = spla.eigsh(matrix, return_eigenvectors=True, **keywords)
