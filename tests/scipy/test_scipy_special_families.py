@@ -125,3 +125,22 @@ def test_sph_harm_y_diff_n_is_checked_and_plain_is_scipys():
     np.testing.assert_array_equal(value.numpy(), expected[0])
     np.testing.assert_array_equal(gradient.numpy(), expected[1])
     assert special.sph_harm_y(2, 1, 0.5, 0.5) == sc.sph_harm_y(2, 1, 0.5, 0.5)
+
+
+def test_legendre_p_third_and_fourth_derivatives_and_errors():
+    # The gradient of diff_n=2's last level is P''' (a Gegenbauer polynomial), and so on.
+    from tapegrad.scipy.special import legendre_p
+
+    z = np.array([-0.6, 0.2, 0.9])
+    third = tg.grad(lambda t: tg.sum(legendre_p(5, t, diff_n=2)[2]))(z)
+    # P_5 = (63 z^5 - 70 z^3 + 15 z) / 8: P_5''' = (3780 z^2 - 420) / 8
+    np.testing.assert_allclose(third, (3780 * z**2 - 420) / 8, rtol=1e-12)
+    fourth = tg.grad(lambda t: tg.sum(tg.grad(lambda s: tg.sum(legendre_p(5, s, diff_n=2)[2]))(t)))(
+        z
+    )
+    np.testing.assert_allclose(fourth, 7560 * z / 8, rtol=1e-12)
+    assert np.all(tg.grad(lambda t: tg.sum(legendre_p(2, t, diff_n=2)[2]))(z) == 0)
+    with pytest.raises(NotImplementedError, match="legendre_p: diff_n is only implemented"):
+        legendre_p(3, tg.tensor(z), diff_n=3)
+    with pytest.raises(LookupError, match="legendre_p: no gradient with respect to the degree"):
+        tg.grad(lambda n: tg.sum(legendre_p(n, z)))(2.0)

@@ -160,6 +160,7 @@ from tapegrad.scipy.special.integrals import (
     spence,
     wofz,
 )
+from tapegrad.scipy.special.legendre import legendre_p
 from tapegrad.scipy.special.logistic import (
     expit,
     log_expit,
@@ -214,6 +215,7 @@ __all__ = [
     "eval_chebyc", "eval_chebys", "eval_chebyt", "eval_chebyu", "eval_gegenbauer",
     "eval_genlaguerre", "eval_hermite", "eval_hermitenorm", "eval_jacobi", "eval_laguerre",
     "eval_legendre", "eval_sh_chebyt", "eval_sh_chebyu", "eval_sh_legendre", "sph_harm_y",
+    "legendre_p",
     # derivatives of Bessel functions, kn, and the rest
     "h1vp", "h2vp", "ivp", "jvp", "kvp", "yvp", "kn", "erfi", "ndtri_exp", "wrightomega",
     "inv_boxcox", "inv_boxcox1p", "betaincc", "stdtrit", "softplus",

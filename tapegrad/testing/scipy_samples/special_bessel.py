@@ -63,6 +63,18 @@ ROWS: list[Sample] = [
         "diff_n=2, the value",
         lambda m, x, y: _real(m.special.sph_harm_y(2, -1, 3 * x, 6 * y, diff_n=2)[0]),
     ),
+    # Legendre polynomials and their derivatives, stacked (legendre.py)
+    Sample("special.legendre_p", "degree 3", lambda m, x, y: m.special.legendre_p(3, 2 * x - 1)),
+    Sample(
+        "special.legendre_p",
+        "array n, diff_n=1",
+        lambda m, x, y: m.special.legendre_p([0, 2, 4, 5], 2 * x - 1, diff_n=1),
+    ),
+    Sample(
+        "special.legendre_p",
+        "diff_n=2 (the third derivative in the gradient)",
+        lambda m, x, y: m.special.legendre_p(6, 2 * x - 1, diff_n=2),
+    ),
     # Bessel: scaled, Hankel, spherical, Airy, Struve
     Sample("special.jve", "real z", lambda m, x, y: m.special.jve(1.5, 5 * x)),
     Sample("special.yve", "real z", lambda m, x, y: m.special.yve([0, 1, 2.5, 3], 5 * x)),
