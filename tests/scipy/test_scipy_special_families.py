@@ -144,3 +144,17 @@ def test_legendre_p_third_and_fourth_derivatives_and_errors():
         legendre_p(3, tg.tensor(z), diff_n=3)
     with pytest.raises(LookupError, match="legendre_p: no gradient with respect to the degree"):
         tg.grad(lambda n: tg.sum(legendre_p(n, z)))(2.0)
+
+
+@pytest.mark.parametrize(
+    ("name", "call"),
+    [
+        ("bdtr", lambda k: special.bdtr(k, 10, 0.3)),
+        ("bdtrc", lambda n: special.bdtrc(2, n, 0.3)),
+        ("nbdtr", lambda k: special.nbdtr(k, 4, 0.3)),
+        ("pdtr", lambda k: special.pdtr(k, 1.5)),
+    ],
+)
+def test_a_gradient_in_a_count_is_a_lookup_error(name, call):
+    with pytest.raises(LookupError, match=f"{name}: no gradient with respect to"):
+        tg.grad(call)(3.0)

@@ -83,6 +83,22 @@ from tapegrad.scipy.special.combinatorics import (
     inv_boxcox1p,
     loggamma,
 )
+from tapegrad.scipy.special.distribution_cdfs import (
+    bdtr,
+    bdtrc,
+    chdtr,
+    chdtrc,
+    chdtri,
+    fdtr,
+    fdtrc,
+    fdtri,
+    gdtr,
+    gdtrc,
+    nbdtr,
+    nbdtrc,
+    pdtr,
+    pdtrc,
+)
 from tapegrad.scipy.special.elementary import (
     cbrt,
     cosdg,
@@ -216,6 +232,9 @@ __all__ = [
     "eval_genlaguerre", "eval_hermite", "eval_hermitenorm", "eval_jacobi", "eval_laguerre",
     "eval_legendre", "eval_sh_chebyt", "eval_sh_chebyu", "eval_sh_legendre", "sph_harm_y",
     "legendre_p",
+    # distribution functions in the incomplete gamma and beta (distribution_cdfs.py)
+    "bdtr", "bdtrc", "chdtr", "chdtrc", "chdtri", "fdtr", "fdtrc", "fdtri", "gdtr", "gdtrc",
+    "nbdtr", "nbdtrc", "pdtr", "pdtrc",
     # derivatives of Bessel functions, kn, and the rest
     "h1vp", "h2vp", "ivp", "jvp", "kvp", "yvp", "kn", "erfi", "ndtri_exp", "wrightomega",
     "inv_boxcox", "inv_boxcox1p", "betaincc", "stdtrit", "softplus",

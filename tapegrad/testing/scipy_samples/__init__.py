@@ -30,6 +30,7 @@ from tapegrad.testing.scipy_samples import (
     sparse,
     spatial,
     special_bessel,
+    special_cdfs,
     special_elementary,
     special_gamma,
     special_integrals,
@@ -49,10 +50,10 @@ REFUSALS: list[Refusal] = []
 FUNCTIONS: list[str] = []  # "linalg.solve": the functions whose every keyword has a row
 for _family in (
     linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, linalg_special, linalg_more,
-    special_integrals, special_gamma, special_bessel, special_elementary, stats_statistics,
-    stats_robust,
-    stats_kde, stats_distributions, stats_multivariate, stats_moments, fft, integrate,
-    signal, interpolate, interpolate_bsplines, ndimage, cluster, spatial, sparse,
+    special_integrals, special_gamma, special_bessel, special_elementary, special_cdfs,
+    stats_statistics, stats_robust, stats_kde, stats_distributions, stats_multivariate,
+    stats_moments, fft, integrate, signal, interpolate, interpolate_bsplines, ndimage, cluster,
+    spatial, sparse,
 ):  # fmt: skip
     SAMPLES += _family.ROWS
     REFUSALS += getattr(_family, "REFUSALS", [])
