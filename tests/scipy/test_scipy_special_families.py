@@ -42,6 +42,10 @@ UFUNCS = {
     "eval_jacobi": lambda t: sc.eval_jacobi(3, 0.5, 1.0, t),
     "eval_hermite": lambda t: sc.eval_hermite(4, t),
     "eval_genlaguerre": lambda t: sc.eval_genlaguerre(3, 0.5, t),
+    "bdtr": lambda t: sc.bdtr(2, 6, t),
+    "chdtr": lambda t: sc.chdtr(3.0, 5 * t),
+    "fdtri": lambda t: sc.fdtri(3.0, 5.0, t),
+    "pdtrc": lambda t: sc.pdtrc(2, 4 * t),
 }
 
 

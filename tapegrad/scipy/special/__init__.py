@@ -368,6 +368,25 @@ _numpy_protocol.register_ufuncs(
         _scipy_special.inv_boxcox1p: inv_boxcox1p,
         _scipy_special.betaincc: betaincc,
         _scipy_special.stdtrit: stdtrit,
+        **{
+            getattr(_scipy_special, name): globals()[name]
+            for name in (
+                "bdtr",
+                "bdtrc",
+                "chdtr",
+                "chdtrc",
+                "chdtri",
+                "fdtr",
+                "fdtrc",
+                "fdtri",
+                "gdtr",
+                "gdtrc",
+                "nbdtr",
+                "nbdtrc",
+                "pdtr",
+                "pdtrc",
+            )
+        },  # fmt: skip
     }
 )
 
