@@ -26,6 +26,7 @@ from tapegrad.ops import bessel as _bessel
 from tapegrad.ops import erf as _erf
 from tapegrad.ops.trigonometric import sinc
 from tapegrad.scipy._dispatch import plain_calls_scipy as _plain_calls_scipy
+from tapegrad.scipy.special import distribution_cdfs as _cdfs
 from tapegrad.scipy.special.bessel import (
     hankel1,
     hankel1e,
@@ -368,25 +369,7 @@ _numpy_protocol.register_ufuncs(
         _scipy_special.inv_boxcox1p: inv_boxcox1p,
         _scipy_special.betaincc: betaincc,
         _scipy_special.stdtrit: stdtrit,
-        **{
-            getattr(_scipy_special, name): globals()[name]
-            for name in (
-                "bdtr",
-                "bdtrc",
-                "chdtr",
-                "chdtrc",
-                "chdtri",
-                "fdtr",
-                "fdtrc",
-                "fdtri",
-                "gdtr",
-                "gdtrc",
-                "nbdtr",
-                "nbdtrc",
-                "pdtr",
-                "pdtrc",
-            )
-        },  # fmt: skip
+        **{getattr(_scipy_special, name): getattr(_cdfs, name) for name in _cdfs.__all__},
     }
 )
 
