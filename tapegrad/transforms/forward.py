@@ -36,8 +36,6 @@ from tapegrad.transforms.args import (
 )
 from tapegrad.transforms.functional import grad
 
-ArgNums = int | Sequence[int]
-
 _identity.defjvp(linear(_identity))  # the fresh copy of an argument carries its tangent
 
 

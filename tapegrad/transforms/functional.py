@@ -16,12 +16,13 @@ results; called with Tensors, it gives Tensors, so transforms nest.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from tapegrad.core.nests import flatten, pack
 from tapegrad.core.tape import GradientTape
 from tapegrad.transforms.args import (
+    ArgNums,
     as_output,
     check_argnums,
     like_leaves,
@@ -36,8 +37,6 @@ from tapegrad.transforms.args import (
     undo_on_error,
     watch_args,
 )
-
-ArgNums = int | Sequence[int]
 
 
 # --- grad ---------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.nests import flatten, pack
 from tapegrad.transforms.args import (
+    ArgNums,
     check_argnums,
     per_argnum,
     plain_call,
@@ -21,8 +22,6 @@ from tapegrad.transforms.args import (
 )
 from tapegrad.transforms.forward import forward_pass, leaf_shape
 from tapegrad.transforms.functional import grad, jacobian
-
-ArgNums = int | Sequence[int]
 
 
 def jacfwd(
