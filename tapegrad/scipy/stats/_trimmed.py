@@ -120,7 +120,9 @@ def _trimmed_var(
     values, where = _flat(a, axis)
     out_of = _outside(function, values, limits, inclusive)
     held = values if out_of is None else ops.where(out_of, math.nan, values)
-    var = ops.nanvar(held, axis=where, ddof=ddof, keepdims=keepdims)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a slice with too few values: NaN
+        var = ops.nanvar(held, axis=where, ddof=ddof, keepdims=keepdims)
     if not omit:
         var = _propagate_nan(var, values, where, keepdims)
     return var, held, a, where
@@ -144,9 +146,7 @@ def tvar(
     >>> tvar(tg.tensor([1.0, 2.0, 3.0, 10.0]), limits=(None, 5.0)).item()
     1.0
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a slice with too few values: NaN
-        var, _, a, _ = _trimmed_var("tvar", a, limits, inclusive, axis, ddof, nan_policy, keepdims)
+    var, _, a, _ = _trimmed_var("tvar", a, limits, inclusive, axis, ddof, nan_policy, keepdims)
     return _shaped(var, a, axis, keepdims)
 
 
@@ -168,9 +168,7 @@ def tstd(
     >>> tstd(tg.tensor([1.0, 3.0, 10.0]), limits=(0.0, 5.0)).item()
     1.4142135623730951
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        var, _, a, _ = _trimmed_var("tstd", a, limits, inclusive, axis, ddof, nan_policy, keepdims)
+    var, _, a, _ = _trimmed_var("tstd", a, limits, inclusive, axis, ddof, nan_policy, keepdims)
     return _shaped(ops.sqrt(var), a, axis, keepdims)
 
 
@@ -193,14 +191,10 @@ def tsem(
     >>> round(tsem(tg.tensor([1.0, 3.0, 10.0]), limits=(0.0, 5.0)).item(), 12)
     1.0
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        var, held, a, where = _trimmed_var(
-            "tsem", a, limits, inclusive, axis, ddof, nan_policy, keepdims
-        )
-    kept = ops.sum(
-        ops.astype(ops.logical_not(ops.isnan(held)), a.dtype), axis=where, keepdims=keepdims
+    var, held, a, where = _trimmed_var(
+        "tsem", a, limits, inclusive, axis, ddof, nan_policy, keepdims
     )
+    kept = _count(ops.logical_not(ops.isnan(held)), a.dtype, where, keepdims)
     return _shaped(ops.divide(ops.sqrt(var), ops.sqrt(kept)), a, axis, keepdims)
 
 
