@@ -43,6 +43,13 @@ def set_tangent_rule(output_tangent: Callable[..., Any]) -> None:
     _output_tangent[:] = [output_tangent]
 
 
+# primitive -> its JVP on real NumPy arrays, for the inline path of :func:`push_tangents`:
+# ``rule(t, ans, a)`` for one input, ``rule(tx, ty, ans, a, b)`` for two (None for an input
+# without a tangent). Set by tapegrad/ops/jvp_raw.py; a primitive without one, or a result
+# that is not an array of the output's shape and dtype, goes the general way.
+raw_rules: dict[Any, Callable[..., Any]] = {}
+
+
 class ForwardTape:
     """Carries tangents through every op computed inside its block (forward-mode AD).
 
@@ -68,10 +75,13 @@ class ForwardTape:
         # Serial -> tangent (a raw array while ``_raw``, else a Tensor). Named as
         # GradientTape's watched set: "this value is carried" reads the same for both.
         self._watched: dict[int, Any] = {}
-        # A weak reference to each Tensor carried -> its serial: a tangent goes when its
+        # (a weak reference to each Tensor carried, its serial): a tangent goes when its
         # value does (a value that is gone is never an op's input again), so a long forward
-        # pass holds no more than the values alive in it, as the forward pass alone does.
-        self._refs: dict[int, tuple[Any, int]] = {}  # id(weak reference) -> (it, serial)
+        # pass holds no more than about twice the values alive in it. Dead ones are
+        # dropped in batches (:meth:`_prune`) rather than by a callback per value: the
+        # callback cost more than the rest of an elementwise op's tangent.
+        self._refs: list[tuple[Any, int]] = []
+        self._prune_at = _PRUNE_FIRST
         self._entries: list[Any] = []  # always empty: a forward tape appends no entries
         self._variables: list[Any] = []
         self._roots: set[int] = set()
@@ -95,17 +105,25 @@ class ForwardTape:
         open_tapes.discard(self)
         _active.set(tuple(t for t in _active.get() if t is not self))
 
-    def _drop(self, ref: Any) -> None:
-        held = self._refs.pop(id(ref), None)
-        if held is not None:
-            self._watched.pop(held[1], None)
+    def _prune(self) -> None:
+        """Drop the tangents of the values that are gone; next time at twice what is left."""
+        carried, live = self._watched, []
+        for ref, key in self._refs:
+            if ref() is None:
+                carried.pop(key, None)
+            else:
+                live.append((ref, key))
+        self._refs = live
+        self._prune_at = 2 * len(live) + _PRUNE_FIRST
 
     def carry(self, y: Tensor, tangent: Any) -> None:
         """Keep ``tangent`` (in this tape's form: a raw array while ``_raw``) for ``y``."""
         key = y._id
         self._watched[key] = tangent
-        ref = _ref(y, self._drop)
-        self._refs[id(ref)] = (ref, key)
+        refs = self._refs
+        refs.append((_ref(y), key))
+        if len(refs) >= self._prune_at:
+            self._prune()
 
     def seed(self, x: Tensor, tangent: Tensor) -> None:
         """Give ``x`` the tangent ``tangent`` (a Tensor of ``x``'s shape and dtype)."""
@@ -137,54 +155,45 @@ def push_tangents(
 ) -> None:
     """Give ``output`` its tangent on each forward tape among ``tapes`` that carries a
     tangent for one of ``inputs`` (record() calls this after the reverse tapes append)."""
-    if len(tapes) == 1 and tapes[0]._raw and not params:
-        # The common case, inline: tg.jvp on its own, an elementwise op on real NumPy arrays,
-        # by the raw sweep's shortcut formulas (J t = J^T t: a diagonal Jacobian is
-        # symmetric; tapegrad/ops/jvp_rules.py says more).
-        fast = primitive.same_shape_vjps
+    tape = tapes[0]
+    if len(tapes) == 1 and tape._raw and not params:
+        # The common case, inline: tg.jvp on its own, a hot op on real NumPy arrays
+        # (tapegrad/ops/jvp_raw.py has the formulas).
         ans = output._data
-        if fast is not None and type(ans) is _ndarray:
+        rule = raw_rules.get(primitive)
+        if rule is not None and type(ans) is _ndarray:
             dtype = ans.dtype
             if dtype is _FLOAT64 or dtype is _FLOAT32:
-                tape = tapes[0]
                 carried = tape._watched
-                if len(inputs) == 1:
-                    x, a = inputs[0], arrays[0]
-                    t = carried.get(x._id) if isinstance(x, Tensor) else None
-                    if t is None:
-                        return
-                    if type(a) is _ndarray:
-                        tangent = fast[0](t, ans, a)
-                        if type(tangent) is _ndarray and tangent.dtype is dtype:
-                            key = output._id
-                            carried[key] = tangent
-                            ref = _ref(output, tape._drop)
-                            tape._refs[id(ref)] = (ref, key)
-                            return
-                elif len(inputs) == 2:
+                tangent = None
+                if len(inputs) == 2:
                     x, y = inputs
-                    a, b = arrays
-                    tx = carried.get(x._id) if isinstance(x, Tensor) else None
-                    ty = carried.get(y._id) if isinstance(y, Tensor) else None
+                    tx = carried.get(x._id) if type(x) is Tensor or isinstance(x, Tensor) else None
+                    ty = carried.get(y._id) if type(y) is Tensor or isinstance(y, Tensor) else None
                     if tx is None and ty is None:
                         return
+                    a, b = arrays
                     if type(a) in _PLAIN and type(b) in _PLAIN:
-                        if ty is None:
-                            tangent = fast[0](tx, ans, a, b)
-                        elif tx is None:
-                            tangent = fast[1](ty, ans, a, b)
-                        else:
-                            tangent = fast[0](tx, ans, a, b) + fast[1](ty, ans, a, b)
-                        if (
-                            type(tangent) is _ndarray
-                            and tangent.dtype is dtype
-                            and tangent.shape == ans.shape
-                        ):
-                            key = output._id
-                            carried[key] = tangent
-                            ref = _ref(output, tape._drop)
-                            tape._refs[id(ref)] = (ref, key)
-                            return
+                        tangent = rule(tx, ty, ans, a, b)
+                elif len(inputs) == 1:
+                    (x,) = inputs
+                    t = carried.get(x._id) if type(x) is Tensor or isinstance(x, Tensor) else None
+                    if t is None:
+                        return
+                    if type(arrays[0]) is _ndarray:
+                        tangent = rule(t, ans, arrays[0])
+                if (
+                    type(tangent) is _ndarray
+                    and tangent.dtype is dtype
+                    and tangent.shape == ans.shape
+                ):
+                    key = output._id
+                    carried[key] = tangent
+                    refs = tape._refs
+                    refs.append((_ref(output), key))
+                    if len(refs) >= tape._prune_at:
+                        tape._prune()
+                    return
     for p, tape in enumerate(tapes):
         if tape._mode is not FORWARD:
             continue
@@ -207,6 +216,7 @@ def push_tangents(
             tape.carry(output, tangent)
 
 
+_PRUNE_FIRST = 256
 _ref = weakref.ref
 _ndarray = np.ndarray
 _FLOAT64, _FLOAT32 = np.dtype(np.float64), np.dtype(np.float32)

@@ -35,7 +35,7 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core import forward
-from tapegrad.core.active import _active
+from tapegrad.core.active import TRACING, _active
 from tapegrad.core.record import complex_rules_error
 from tapegrad.core.tape import GradientTape
 from tapegrad.core.tensor import Tensor
@@ -46,6 +46,7 @@ from tapegrad.ops import (
     erf,
     exponential,
     indexing,
+    jvp_raw,
     linalg,
     modular,
     rearranging,
@@ -133,18 +134,46 @@ def elementwise_rule(primitive: Primitive) -> Rule:
     def rule(tangents: Sequence[Any], ans: Any, *inputs: Any, **params: Any) -> Any:
         if _any_complex((ans, *inputs)):  # J is real-linear only: no symmetric shortcut
             return transposed(primitive, tangents, ans, inputs, params)
-        total, rest = None, list(tangents)
+        total, spread = None, None
         out_shape = shape_of(ans)
         for k, t in enumerate(tangents):
-            if t is not None and shape_of(inputs[k]) == out_shape:
-                term = primitive.rule(k)(t, ans, *inputs, **params)  # type: ignore[misc]
-                total = term if total is None else total + term
-                rest[k] = None
-        if any(t is not None for t in rest):
-            term = transposed(primitive, rest, ans, inputs, params)
-            if term is not None:
-                total = term if total is None else total + term
+            if t is None:
+                continue
+            operands = inputs
+            if shape_of(inputs[k]) != out_shape:
+                # A broadcast input: the same, with every input broadcast to the result's
+                # shape first (so the rule's unbroadcast has nothing to sum).
+                if spread is None:
+                    spread = [_broadcast(x, out_shape) for x in inputs]
+                operands, t = spread, _broadcast(t, out_shape)
+            term = primitive.rule(k)(t, ans, *operands, **params)  # type: ignore[misc]
+            total = term if total is None else total + term
         return total
+
+    return rule
+
+
+def _broadcast(x: Any, shape: tuple[int, ...]) -> Any:
+    if type(x) is _ndarray or isinstance(x, _SCALARS):
+        return np.broadcast_to(x, shape)
+    return ops.broadcast_to(x, shape)
+
+
+def reduction_rule(primitive: Primitive) -> Rule:
+    """The JVP rule of a reduction whose every result reads only its own slice of ``x``
+    (``logsumexp``, ``max``, ``prod``): its VJP is ``g`` spread over the slice times the
+    slice's weights ``w = d out / d x``, so the VJP of ones gives ``w``, and
+    ``J t = sum(w * t)`` over the same axes. Complex values go by transposition."""
+
+    def rule(tangents: Sequence[Any], ans: Any, x: Any, **params: Any) -> Any:
+        if _any_complex((ans, x)):
+            return transposed(primitive, tangents, ans, (x,), params)
+        ones = np.ones_like(ans) if type(ans) is _ndarray else ops.ones_like(ans)
+        weights = primitive.rule(0)(ones, ans, x, **params)  # type: ignore[misc]
+        product = weights * tangents[0]
+        if type(product) is _ndarray:
+            return np.sum(product, axis=params["axis"], keepdims=params["keepdims"])
+        return ops.sum(product, axis=params["axis"], keepdims=params["keepdims"])
 
     return rule
 
@@ -167,6 +196,12 @@ def transposed(
     """``J t`` from the VJP rules, exactly: each rule is linear in its cotangent, so with a
     tape watching ``g0`` (zeros shaped like ``ans``), ``u_k = rule_k(g0)`` is ``J_k^T g0``
     and sweeping ``u_k`` back to ``g0`` with seed ``t_k`` gives ``J_k t_k``."""
+    if any(tape._mode is TRACING for tape in _active.get()):
+        raise NotImplementedError(
+            f"{primitive.name}: no forward-mode rule of its own, and its tangent by "
+            "transposing its gradient rules takes a gradient sweep, which a tg.compile "
+            "recording does not repeat: call this jvp outside tg.compile"
+        )
     g0 = ops.zeros_like(ans)
     inner = GradientTape(persistent=True, watch_accessed_variables=False)
     pulled, seeds = [], []
@@ -327,11 +362,15 @@ ELEMENTWISE: tuple[Primitive, ...] = (
     exponential._reciprocal, erf._erf, bessel._i0, bessel._i1, modular._remainder,
     modular._fmod, modular._copysign, modular._fmax, modular._fmin,
 )  # fmt: skip
+REDUCTIONS: tuple[Primitive, ...] = (
+    reductions._logsumexp, reductions._max, reductions._min, reductions._prod,
+)  # fmt: skip
 _BUILDERS: tuple[tuple[Callable[[Primitive], Rule], tuple[Primitive, ...]], ...] = (
     (linear, LINEAR),
     (jointly_linear, JOINTLY_LINEAR),
     (multilinear, MULTILINEAR),
     (elementwise_rule, ELEMENTWISE),
+    (reduction_rule, REDUCTIONS),
 )
 
 
@@ -341,6 +380,7 @@ def _declare() -> None:
             primitive.defjvp(build(primitive))
     linalg._matmul_add.defjvp(_matmul_add_jvp)
     forward.set_tangent_rule(output_tangent)
+    jvp_raw.declare(ELEMENTWISE)
 
 
 _declare()
