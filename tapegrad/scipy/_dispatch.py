@@ -63,6 +63,8 @@ def _plain(value: Any) -> bool:
     array (those go through tapegrad's forward, which finds their kernels)."""
     if isinstance(value, (list, tuple)):
         return not holds_tensor(value)
+    if isinstance(value, type):  # a dtype given as its class (output=np.float64)
+        return True
     return not isinstance(value, Tensor) and (
         isinstance(value, (np.ndarray, np.generic)) or not hasattr(value, "__array_namespace__")
     )

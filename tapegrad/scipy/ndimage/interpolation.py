@@ -1,5 +1,5 @@
 """scipy.ndimage's interpolation with gradients: map_coordinates shift zoom
-affine_transform rotate, orders 0 and 1 in every mode.
+affine_transform rotate, orders 0 to 5 in every mode.
 
 Each output point reads the ``(order + 1)^d`` input points around its coordinate
 (SciPy's ``map_coordinate`` maps a coordinate outside the array by the mode first, an
@@ -8,8 +8,9 @@ extension of the indices past the edges, are decided on the host. The values are
 gather of the input times weights built from the coordinates with differentiable ops:
 linear (``order=1``) in the input and in the coordinates (and so in ``shift``, ``zoom``'s
 output grid, ``affine_transform``'s matrix and offset, ``rotate``'s angle), piecewise
-constant in the coordinates at ``order=0`` (gradient zero there). Orders 2 to 5 (SciPy's
-spline prefilter) raise NotImplementedError on Tensors.
+constant in the coordinates at ``order=0`` (gradient zero there). Orders 2 to 5 are
+SciPy's B-splines (:mod:`.splines`: the prefilter, linear in the input, and weights smooth
+in the coordinates).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tapegrad.linalg._matrix import as_input
 from tapegrad.ops.primitive import shape_of
 from tapegrad.scipy._dispatch import plain_calls_scipy, refuse_gradient
 from tapegrad.scipy.ndimage._boundary import check_mode, extend_indices, map_coordinate
+from tapegrad.scipy.ndimage.splines import spline_sample
 
 __all__ = ["affine_transform", "map_coordinates", "rotate", "shift", "zoom"]
 
@@ -39,17 +41,16 @@ def _check(name: str, output: Any, order: Any, mode: Any, cval: Any) -> str:
         )
     if not isinstance(order, (int, np.integer)) or not 0 <= order <= 5:
         raise RuntimeError(f"{name}: spline order not supported, got order={order!r}")
-    if order > 1:
-        raise NotImplementedError(
-            f"{name}: order={order} (a spline prefilter) is not supported on Tensors yet; "
-            "order=0 and order=1 are"
-        )
     refuse_gradient(name, "cval", cval, "the fill value of the constant modes")
     return check_mode(name, mode)
 
 
-def _sample(x: Any, coordinates: list[Any], order: int, mode: str, cval: float) -> Tensor:
+def _sample(
+    x: Any, coordinates: list[Any], order: int, mode: str, cval: float, prefilter: bool
+) -> Tensor:
     """``x`` (d axes) interpolated at ``coordinates`` (d arrays of one shape)."""
+    if order > 1:
+        return spline_sample(x, coordinates, order, mode, cval, bool(prefilter))
     shape = shape_of(x)
     mapped: list[Any] = []
     outside: Any = None
@@ -108,8 +109,9 @@ def map_coordinates(
     prefilter: bool = True,
 ) -> Tensor:
     """``input`` interpolated at ``coordinates`` (shape ``(input.ndim, ...)``), as SciPy's:
-    orders 0 and 1 in every mode on Tensors, differentiable in ``input`` and (order 1) in
-    ``coordinates``. ``prefilter`` only matters for orders above 1.
+    orders 0 to 5 in every mode on Tensors, differentiable in ``input`` and (orders 1 to 5)
+    in ``coordinates``. ``prefilter`` (orders above 1) applies SciPy's spline_filter
+    first; without it the input is taken as the spline coefficients.
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy import ndimage
@@ -128,7 +130,7 @@ def map_coordinates(
             f"map_coordinates: invalid shape for coordinate array: {tuple(shape)} for an "
             f"input of shape {tuple(shape_of(x))}"
         )
-    return _sample(x, [c[k] for k in range(shape[0])], int(order), mode, cval)
+    return _sample(x, [c[k] for k in range(shape[0])], int(order), mode, cval, prefilter)
 
 
 def _grid(shape: tuple[int, ...]) -> list[np.ndarray]:
@@ -159,7 +161,7 @@ def shift(
 ) -> Tensor:
     """``input`` shifted by ``shift`` (a number or one per axis) with SciPy's
     interpolation: output point ``k`` reads ``k - shift``. Differentiable in ``input``
-    and (order 1) in ``shift``.
+    and (orders 1 to 5) in ``shift``.
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy import ndimage
@@ -171,7 +173,9 @@ def shift(
     rank = len(shape_of(x))
     grid = _grid(tuple(shape_of(x)))
     shifts = _sequence(shift, rank)
-    return _sample(x, [g - s for g, s in zip(grid, shifts, strict=True)], int(order), mode, cval)
+    return _sample(
+        x, [g - s for g, s in zip(grid, shifts, strict=True)], int(order), mode, cval, prefilter
+    )
 
 
 @plain_calls_scipy("ndimage")
@@ -201,6 +205,8 @@ def zoom(
     x = _float_input("zoom", input)
     shape = tuple(shape_of(x))
     zooms = [float(z) for z in _sequence(zoom, len(shape))]
+    if prefilter and all(z == 1 for z in zooms):  # SciPy returns the input as it is
+        return ops.astype(x, np.result_type(np.dtype(x.dtype), np.float32))
     out_shape = tuple(round(n * z) for n, z in zip(shape, zooms, strict=True))
     ratios = []
     for n, m in zip(shape, out_shape, strict=True):
@@ -214,7 +220,7 @@ def zoom(
             coordinates.append((g + 0.5) * ratios[axis] - 0.5)
         else:
             coordinates.append(g * ratios[axis])
-    return _sample(x, coordinates, int(order), mode, cval)
+    return _sample(x, coordinates, int(order), mode, cval, prefilter)
 
 
 @plain_calls_scipy("ndimage")
@@ -231,7 +237,7 @@ def affine_transform(
 ) -> Tensor:
     """``input`` resampled at ``matrix @ o + offset`` for each output index ``o``, as
     SciPy's: ``matrix`` a square ``(d, d)`` matrix, a diagonal ``(d,)``, or a homogeneous
-    ``(d, d + 1)``/``(d + 1, d + 1)`` one. Differentiable in ``input`` and (order 1) in
+    ``(d, d + 1)``/``(d + 1, d + 1)`` one. Differentiable in ``input`` and (orders 1-5) in
     ``matrix`` and ``offset``.
 
     >>> import tapegrad as tg
@@ -272,7 +278,7 @@ def affine_transform(
             f"affine_transform: matrix must be (d,), (d, d), (d, d + 1) or (d + 1, d + 1) "
             f"with d = {rank}, got shape {mshape}"
         )
-    return _sample(x, coordinates, int(order), mode, cval)
+    return _sample(x, coordinates, int(order), mode, cval, prefilter)
 
 
 @plain_calls_scipy("ndimage")
@@ -288,7 +294,7 @@ def rotate(
     prefilter: bool = True,
 ) -> Tensor:
     """``input`` rotated by ``angle`` degrees in the plane of ``axes``, as SciPy's (the
-    output grows to hold it with ``reshape``). Differentiable in ``input`` and (order 1)
+    output grows to hold it with ``reshape``). Differentiable in ``input`` and (orders 1-5)
     in ``angle`` where ``reshape`` is false (with ``reshape`` the output shape depends
     on the angle: refused).
 
@@ -337,7 +343,7 @@ def rotate(
     # matrix [[cos, sin], [-sin, cos]] applied to (u, v), then the input centre
     coordinates[ax[0]] = u * cos + v * sin + in_center[0]
     coordinates[ax[1]] = v * cos - u * sin + in_center[1]
-    return _sample(x, coordinates, int(order), mode, cval)
+    return _sample(x, coordinates, int(order), mode, cval, prefilter)
 
 
 def special_cosdg(angle: float) -> float:

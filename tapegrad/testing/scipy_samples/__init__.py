@@ -19,6 +19,7 @@ from tapegrad.testing.scipy_samples import (
     integrate,
     interpolate,
     interpolate_bsplines,
+    interpolate_scattered,
     linalg_basic,
     linalg_decomp,
     linalg_factor,
@@ -52,7 +53,8 @@ for _family in (
     linalg_basic, linalg_factor, linalg_decomp, linalg_matfuncs, linalg_special, linalg_more,
     special_integrals, special_gamma, special_bessel, special_elementary, special_cdfs,
     stats_statistics, stats_robust, stats_kde, stats_distributions, stats_multivariate,
-    stats_moments, fft, integrate, signal, interpolate, interpolate_bsplines, ndimage, cluster,
+    stats_moments, fft, integrate, signal, interpolate, interpolate_bsplines, interpolate_scattered,
+    ndimage, cluster,
     spatial, sparse,
 ):  # fmt: skip
     SAMPLES += _family.ROWS
