@@ -31,7 +31,8 @@ _REAL = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
 
 
 class Pool(list):
-    """One slot per pooled step of a generated function: its last result, or None."""
+    """A generated function's slots: each pooled step's last result, or None (a recording's
+    forwards index theirs by the step's slot, so the versions a recording generates share one)."""
 
 
 def _free(pool: Pool, i: int) -> Any:

@@ -221,7 +221,7 @@ def forward_code(recording: Any, kept: Any = None) -> tuple[Any, str] | None:
         pinned |= {f"v{s}" for s in computed}
     else:
         pinned |= {f"v{s}" for s in kept if s in computed}
-    pool = buffers.Pool()
+    pool = recording.pool  # one per recording, by slot: its forwards share it
     emit_guards(0)
     for index, step in enumerate(recording.steps, 1):
         name = step.primitive.name
@@ -235,9 +235,8 @@ def forward_code(recording: Any, kept: Any = None) -> tuple[Any, str] | None:
             and step.out in recording.pooled
             and f"v{step.out}" in pinned  # kept until the sweep anyway
         ):
-            pool.append(None)
             call = f"{scope.bind(into, f'{name}_into')}({scope.bind(pool, 'pool')}, "
-            lines.append(f"    v{step.out} = {call}{len(pool) - 1}, {args})")
+            lines.append(f"    v{step.out} = {call}{step.out}, {args})")
             emit_guards(index)
             continue
         if step.xp is np:

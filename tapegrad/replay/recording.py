@@ -53,6 +53,7 @@ class Recording:
         # The step results the generated forward writes into arrays kept from the last
         # call (tapegrad/replay/buffers.py).
         self.pooled = frozenset(s.out for s in trace.steps if buffers.poolable(trace.env[s.out]))
+        self.pool = buffers.Pool([None] * len(trace.env))
         self.treedef, leaves = _tree_flatten(out)
         self.outputs: list[tuple[str, Any]] = []
         leaf_of_input = {slot: k for k, slot in enumerate(input_slots)}
