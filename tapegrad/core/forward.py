@@ -43,11 +43,14 @@ def set_tangent_rule(output_tangent: Callable[..., Any]) -> None:
     _output_tangent[:] = [output_tangent]
 
 
-# primitive -> its JVP on real NumPy arrays, for the inline path of :func:`push_tangents`:
-# ``rule(t, ans, a)`` for one input, ``rule(tx, ty, ans, a, b)`` for two (None for an input
-# without a tangent). Set by tapegrad/ops/jvp_raw.py; a primitive without one, or a result
-# that is not an array of the output's shape and dtype, goes the general way.
-raw_rules: dict[Any, Callable[..., Any]] = {}
+# primitive -> (its JVP on real NumPy arrays, exact, binary), for the inline path of
+# :func:`push_tangents`: ``rule(t, ans, a)`` for a primitive of one input,
+# ``rule(tx, ty, ans, a, b)`` for one of two (``binary``; None for an input without a
+# tangent). ``exact``: given an array tangent for every input, the rule's array result
+# always has the output's shape (an elementwise formula of all its operands), so only its
+# type and dtype are checked. Set by tapegrad/ops/jvp_raw.py; a primitive without one, or
+# a result that is not an array of the output's shape and dtype, goes the general way.
+raw_rules: dict[Any, tuple[Callable[..., Any], bool, bool]] = {}
 
 
 class ForwardTape:
@@ -70,17 +73,25 @@ class ForwardTape:
 
     # What the code that walks the active tapes reads of each (GradientTape's names).
     watch_accessed_variables = False
+    # Slots: the inline path of :func:`push_tangents` reads five of these per op.
+    __slots__ = (
+        "_watched", "_refs", "_keys", "_prune_at", "_entries", "_variables", "_roots", "_mode",
+        "_entered", "_raw", "_holds_batched", "__weakref__",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         # Serial -> tangent (a raw array while ``_raw``, else a Tensor). Named as
         # GradientTape's watched set: "this value is carried" reads the same for both.
         self._watched: dict[int, Any] = {}
-        # (a weak reference to each Tensor carried, its serial): a tangent goes when its
-        # value does (a value that is gone is never an op's input again), so a long forward
-        # pass holds no more than about twice the values alive in it. Dead ones are
-        # dropped in batches (:meth:`_prune`) rather than by a callback per value: the
-        # callback cost more than the rest of an elementwise op's tangent.
-        self._refs: list[tuple[Any, int]] = []
+        # A weak reference to each Tensor carried, and its serial at the same index: a
+        # tangent goes when its value does (a value that is gone is never an op's input
+        # again), so a long forward pass holds no more than about twice the values alive
+        # in it. Dead ones are dropped in batches (:meth:`_prune`) rather than by a
+        # callback per value: the callback cost more than the rest of an elementwise op's
+        # tangent. Two lists, not one of pairs: a pair per op is one more object made
+        # (and one more the garbage collector tracks).
+        self._refs: list[Any] = []
+        self._keys: list[int] = []
         self._prune_at = _PRUNE_FIRST
         self._entries: list[Any] = []  # always empty: a forward tape appends no entries
         self._variables: list[Any] = []
@@ -107,21 +118,23 @@ class ForwardTape:
 
     def _prune(self) -> None:
         """Drop the tangents of the values that are gone; next time at twice what is left."""
-        carried, live = self._watched, []
-        for ref, key in self._refs:
+        carried, refs, keys = self._watched, [], []
+        for ref, key in zip(self._refs, self._keys):
             if ref() is None:
                 carried.pop(key, None)
             else:
-                live.append((ref, key))
-        self._refs = live
-        self._prune_at = 2 * len(live) + _PRUNE_FIRST
+                refs.append(ref)
+                keys.append(key)
+        self._refs, self._keys = refs, keys
+        self._prune_at = 2 * len(refs) + _PRUNE_FIRST
 
     def carry(self, y: Tensor, tangent: Any) -> None:
         """Keep ``tangent`` (in this tape's form: a raw array while ``_raw``) for ``y``."""
         key = y._id
         self._watched[key] = tangent
         refs = self._refs
-        refs.append((_ref(y), key))
+        refs.append(_ref(y))
+        self._keys.append(key)
         if len(refs) >= self._prune_at:
             self._prune()
 
@@ -154,46 +167,71 @@ def push_tangents(
     tapes: tuple[Any, ...],
 ) -> None:
     """Give ``output`` its tangent on each forward tape among ``tapes`` that carries a
-    tangent for one of ``inputs`` (record() calls this after the reverse tapes append)."""
+    tangent for one of ``inputs`` (record() calls this after the reverse tapes append).
+
+    The common case inline: tg.jvp on its own (one raw forward tape), a hot op without
+    params whose result is a real NumPy array of at least one dimension, by its formula
+    in tapegrad/ops/jvp_raw.py (which writes into the arrays it makes: NumPy makes a 0-d
+    result a scalar). Its inputs, being what NumPy computed that result from, are NumPy
+    arrays and scalars or Python numbers, which the formulas take as they are. A result
+    the formula cannot vouch for (a broadcast input's lone tangent, another dtype) goes
+    the general way, as does everything else.
+    """
     tape = tapes[0]
-    if len(tapes) == 1 and tape._raw and not params:
-        # The common case, inline: tg.jvp on its own, a hot op on real NumPy arrays
-        # (tapegrad/ops/jvp_raw.py has the formulas).
-        ans = output._data
-        rule = raw_rules.get(primitive)
-        if rule is not None and type(ans) is _ndarray:
-            dtype = ans.dtype
-            if dtype is _FLOAT64 or dtype is _FLOAT32:
-                carried = tape._watched
-                tangent = None
-                if len(inputs) == 2:
-                    x, y = inputs
-                    tx = carried.get(x._id) if type(x) is Tensor or isinstance(x, Tensor) else None
-                    ty = carried.get(y._id) if type(y) is Tensor or isinstance(y, Tensor) else None
-                    if tx is None and ty is None:
-                        return
-                    a, b = arrays
-                    if type(a) in _PLAIN and type(b) in _PLAIN:
-                        tangent = rule(tx, ty, ans, a, b)
-                elif len(inputs) == 1:
-                    (x,) = inputs
-                    t = carried.get(x._id) if type(x) is Tensor or isinstance(x, Tensor) else None
-                    if t is None:
-                        return
-                    if type(arrays[0]) is _ndarray:
-                        tangent = rule(t, ans, arrays[0])
-                if (
-                    type(tangent) is _ndarray
-                    and tangent.dtype is dtype
-                    and tangent.shape == ans.shape
-                ):
-                    key = output._id
-                    carried[key] = tangent
-                    refs = tape._refs
-                    refs.append((_ref(output), key))
-                    if len(refs) >= tape._prune_at:
-                        tape._prune()
-                    return
+    if len(tapes) != 1 or not tape._raw or params:
+        return _push_general(primitive, inputs, arrays, output, params, tapes)
+    found = raw_rules.get(primitive)
+    ans = output._data
+    if found is None or type(ans) is not _ndarray or not ans.ndim:
+        return _push_general(primitive, inputs, arrays, output, params, tapes)
+    dtype = ans.dtype
+    if dtype is not _FLOAT64 and dtype is not _FLOAT32:
+        return _push_general(primitive, inputs, arrays, output, params, tapes)
+    rule, exact, binary = found
+    carried = tape._watched
+    if binary:
+        x, y = inputs
+        tx = carried.get(x._id) if type(x) is Tensor or isinstance(x, Tensor) else None
+        ty = carried.get(y._id) if type(y) is Tensor or isinstance(y, Tensor) else None
+        if tx is None:
+            if ty is None:
+                return None
+            exact = False  # a lone tangent may be smaller than the result (broadcast)
+        elif ty is None:
+            exact = False
+        a, b = arrays
+        tangent = rule(tx, ty, ans, a, b)
+    else:
+        (x,) = inputs
+        t = carried.get(x._id) if type(x) is Tensor or isinstance(x, Tensor) else None
+        if t is None:
+            return None
+        tangent = rule(t, ans, arrays[0])
+    if (
+        type(tangent) is _ndarray
+        and tangent.dtype is dtype
+        and (exact or tangent.shape == ans.shape)
+    ):
+        key = output._id
+        carried[key] = tangent
+        refs = tape._refs
+        refs.append(_ref(output))
+        tape._keys.append(key)
+        if len(refs) >= tape._prune_at:
+            tape._prune()
+        return None
+    return _push_general(primitive, inputs, arrays, output, params, tapes)
+
+
+def _push_general(
+    primitive: Any,
+    inputs: tuple[Any, ...],
+    arrays: Any,
+    output: Tensor,
+    params: dict[str, Any],
+    tapes: tuple[Any, ...],
+) -> None:
+    """:func:`push_tangents` by the JVP rules of tapegrad/ops/jvp_rules.py, tape by tape."""
     for p, tape in enumerate(tapes):
         if tape._mode is not FORWARD:
             continue
@@ -220,4 +258,3 @@ _PRUNE_FIRST = 256
 _ref = weakref.ref
 _ndarray = np.ndarray
 _FLOAT64, _FLOAT32 = np.dtype(np.float64), np.dtype(np.float32)
-_PLAIN = (_ndarray, float, int)  # what NumPy's formulas take as they are

@@ -5,13 +5,19 @@ op without params on real NumPy arrays, tapegrad/core/forward.py's ``push_tangen
 calls the formula registered here directly: ``rule(t, ans, a)`` for one input,
 ``rule(tx, ty, ans, a, b)`` for two, None standing for an input without a tangent. Each
 reuses the primal's result where the derivative is a function of it (``d exp = ans t``,
-``d tanh = (1 - ans**2) t``) and writes into the arrays it has just made rather than
-allocating one per NumPy call. A result that is not an array of the output's shape and
-dtype (a broadcast input's lone tangent) is finished by the general path
-(tapegrad/ops/jvp_rules.py), which holds every rule in its general form.
+``d tanh = t - ans**2 t``), writes into the arrays it has just made rather than
+allocating one per NumPy call (the output passed positionally: ``out=`` costs a keyword
+parse) and takes no Python scalar operand (NumPy converts one per call, about half the
+cost of an (8,)-element op): ``1 - ans**2`` would. They are registered *exact*: given a
+tangent for every input, the result has the output's shape, so push_tangents checks
+only its type and dtype. A result that is not an array of the output's shape and dtype
+(a broadcast input's lone tangent) is finished by the general path
+(tapegrad/ops/jvp_rules.py), which holds every rule in its general form; the two agree
+to rounding (tests/test_forward_compile.py checks both against finite differences).
 
 The other elementwise ops get their raw sweep's formulas (``defvjp_same_shape``): on real
-values an elementwise op's Jacobian is diagonal, so symmetric, and ``J t = J^T t``.
+values an elementwise op's Jacobian is diagonal, so symmetric, and ``J t = J^T t``; those
+are not exact (a formula may return a smaller array: its result's shape is checked).
 """
 
 from __future__ import annotations
@@ -25,8 +31,8 @@ from tapegrad.core import forward
 from tapegrad.ops import arithmetic, elementwise
 from tapegrad.ops.primitive import Primitive
 
-_subtract_from = np.subtract
-_negate = np.negative
+_mul, _sub, _div, _neg = np.multiply, np.subtract, np.divide, np.negative
+_cos_of, _sin_of = np.cos, np.sin
 
 
 def _add(tx: Any, ty: Any, ans: Any, a: Any, b: Any) -> Any:
@@ -44,63 +50,94 @@ def _subtract(tx: Any, ty: Any, ans: Any, a: Any, b: Any) -> Any:
 def _multiply(tx: Any, ty: Any, ans: Any, a: Any, b: Any) -> Any:
     if tx is None:
         return a * ty
-    return tx * b if ty is None else tx * b + a * ty
+    if ty is None:
+        return tx * b
+    u = tx * b
+    u += a * ty
+    return u
 
 
 def _divide(tx: Any, ty: Any, ans: Any, a: Any, b: Any) -> Any:
     # d (a / b) = (ta - ans tb) / b
     if ty is None:
         return tx / b
-    return -(ans * ty) / b if tx is None else (tx - ans * ty) / b
-
-
-def _tanh(t: Any, ans: Any, a: Any) -> Any:
-    u = ans * ans  # (1 - ans**2) t, in one buffer
-    _subtract_from(1.0, u, out=u)
-    u *= t
+    u = ans * ty
+    if tx is None:
+        _neg(u, u)
+    else:
+        _sub(tx, u, u)
+    u /= b
     return u
 
 
+def _tanh(t: Any, ans: Any, a: Any) -> Any:
+    u = ans * ans  # t - ans**2 t, in one buffer
+    _mul(u, t, u)
+    return _sub(t, u, u)
+
+
 def _sigmoid(t: Any, ans: Any, a: Any) -> Any:
-    u = 1.0 - ans  # ans (1 - ans) t
-    u *= ans
-    u *= t
+    u = ans * ans  # (ans - ans**2) t
+    _sub(ans, u, u)
+    _mul(u, t, u)
     return u
 
 
 def _sin(t: Any, ans: Any, a: Any) -> Any:
-    u = np.cos(a)
-    u *= t
+    u = _cos_of(a)
+    _mul(u, t, u)
     return u
 
 
 def _cos(t: Any, ans: Any, a: Any) -> Any:
-    u = np.sin(a)
-    u *= t
-    return _negate(u, out=u)
+    u = _sin_of(a)
+    _mul(u, t, u)
+    return _neg(u, u)
 
 
 def _square(t: Any, ans: Any, a: Any) -> Any:
-    u = a * 2.0
-    u *= t
+    u = a * t  # 2 a t (doubling is exact)
+    u += u
     return u
 
 
+def _sqrt(t: Any, ans: Any, a: Any) -> Any:
+    u = ans + ans  # t / (2 ans)
+    return _div(t, u, u)
+
+
+def _exp(t: Any, ans: Any, a: Any) -> Any:
+    return t * ans
+
+
+def _log(t: Any, ans: Any, a: Any) -> Any:
+    return t / a
+
+
+def _relu(t: Any, ans: Any, a: Any) -> Any:
+    return t * (ans > 0)
+
+
+def _negative(t: Any, ans: Any, a: Any) -> Any:
+    return -t
+
+
+_BINARY = (arithmetic._add, arithmetic._subtract, arithmetic._multiply, arithmetic._divide)
 RULES: dict[Primitive, Callable[..., Any]] = {
     arithmetic._add: _add,
     arithmetic._subtract: _subtract,
     arithmetic._multiply: _multiply,
     arithmetic._divide: _divide,
-    arithmetic._negative: lambda t, ans, a: -t,
+    arithmetic._negative: _negative,
     elementwise._tanh: _tanh,
     elementwise._sigmoid: _sigmoid,
     elementwise._sin: _sin,
     elementwise._cos: _cos,
     elementwise._square: _square,
-    elementwise._exp: lambda t, ans, a: t * ans,
-    elementwise._log: lambda t, ans, a: t / a,
-    elementwise._sqrt: lambda t, ans, a: t / (ans * 2.0),
-    elementwise._relu: lambda t, ans, a: t * (ans > 0),
+    elementwise._exp: _exp,
+    elementwise._log: _log,
+    elementwise._sqrt: _sqrt,
+    elementwise._relu: _relu,
 }
 
 
@@ -131,5 +168,7 @@ def declare(elementwise_primitives: tuple[Primitive, ...]) -> None:
         if primitive not in RULES:
             rule = from_same_shape(primitive)
             if rule is not None:
-                forward.raw_rules[primitive] = rule
-    forward.raw_rules.update(RULES)
+                binary = len(primitive.same_shape_vjps or ()) == 2
+                forward.raw_rules[primitive] = (rule, False, binary)
+    for primitive, rule in RULES.items():
+        forward.raw_rules[primitive] = (rule, True, primitive in _BINARY)

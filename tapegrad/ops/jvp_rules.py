@@ -17,7 +17,12 @@ Most primitives need no rule of their own; each falls in one of these kinds, fas
   NumPy arrays the raw sweep's shortcut formulas serve (``defvjp_same_shape``);
 - anything else, exactly, by **transposing its VJP rules**: ``u = rule(g0)`` is linear in a
   watched cotangent ``g0``, so sweeping ``u`` back to ``g0`` with seed ``t`` gives
-  ``(J^T)^T t = J t``; about two rule calls.
+  ``(J^T)^T t = J t``; about two rule calls. That takes a gradient sweep, which a
+  ``tg.compile`` recording cannot repeat: inside one it is refused (NotImplementedError).
+
+``add``, ``subtract``, ``relu``, ``tanh``, ``sigmoid`` and ``matmul_add`` have rules of their
+own, in fewer ops than their kind's (each op of a rule is recorded again by a tape outside
+the forward tape, and replayed by tg.compile).
 
 Complex values follow the reverse mode's convention (each complex number a pair of reals,
 docs/complex.md): a holomorphic ``f`` gives ``f'(z) t``; ``conj``, ``abs`` and ``real``
@@ -340,6 +345,37 @@ def _matmul_add_jvp(tangents: Sequence[Any], ans: Any, x: Any, y: Any, b: Any) -
     return total
 
 
+# The commonest ops' own rules: ``add``'s tangent needs no input broadcast (NumPy
+# broadcasts), ``relu``'s no cast of its mask, ``tanh``'s no Python scalar.
+def _add_jvp(tangents: Sequence[Any], ans: Any, x: Any, y: Any) -> Any:
+    tx, ty = tangents
+    if tx is None:
+        return ty
+    return tx if ty is None else tx + ty
+
+
+def _subtract_jvp(tangents: Sequence[Any], ans: Any, x: Any, y: Any) -> Any:
+    tx, ty = tangents
+    if tx is None:
+        return -ty
+    return tx if ty is None else tx - ty
+
+
+def _relu_jvp(tangents: Sequence[Any], ans: Any, x: Any) -> Any:
+    return tangents[0] * (ans > 0)
+
+
+def _tanh_jvp(tangents: Sequence[Any], ans: Any, x: Any) -> Any:
+    # t - ans**2 t (holomorphic: complex values too), as the inline formula computes it.
+    t = tangents[0]
+    return t - ans * ans * t
+
+
+def _sigmoid_jvp(tangents: Sequence[Any], ans: Any, x: Any) -> Any:
+    # (ans - ans**2) t, as _tanh_jvp.
+    return (ans - ans * ans) * tangents[0]
+
+
 # --- the table ----------------------------------------------------------------------------
 LINEAR: tuple[Primitive, ...] = (
     arithmetic._negative, arithmetic._astype, reductions._sum, reductions._cumsum,
@@ -379,6 +415,11 @@ def _declare() -> None:
         for primitive in primitives:
             primitive.defjvp(build(primitive))
     linalg._matmul_add.defjvp(_matmul_add_jvp)
+    arithmetic._add.defjvp(_add_jvp)
+    arithmetic._subtract.defjvp(_subtract_jvp)
+    elementwise._relu.defjvp(_relu_jvp)
+    elementwise._tanh.defjvp(_tanh_jvp)
+    elementwise._sigmoid.defjvp(_sigmoid_jvp)
     forward.set_tangent_rule(output_tangent)
     jvp_raw.declare(ELEMENTWISE)
 
