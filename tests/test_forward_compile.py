@@ -9,6 +9,8 @@ of the hot elementwise ops agree with the general rules (tapegrad/ops/jvp_rules.
 with finite differences, in float64 and float32, with broadcast inputs and 0-d values.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -287,3 +289,23 @@ def test_inline_formula_with_only_one_tangent_seeded():
         assert tangent.shape == (3, 4)
         expected = central(lambda b, fn=fn: fn(x, tg.tensor(b)), [y.numpy()], [ty.numpy()])
         close(tangent, expected, rtol=1e-6, atol=1e-8)
+
+
+def test_a_fused_compiled_jvp_fuses_and_equals_eager():
+    pytest.importorskip("numba", reason="fuse=True needs the fuse extra (numba)")
+    w, b = tg.tensor(np.linspace(0.1, 0.9, 8)), tg.tensor(np.linspace(-0.5, 0.5, 8))
+
+    def f(y):
+        for _ in range(20):
+            y = tg.tanh(y * w + b)
+        return y
+
+    y0, t0 = tg.tensor(np.full(8, 0.3)), tg.tensor(np.ones(8))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a FuseWarning: some op of the recording not fused
+        compiled = tg.compile(lambda y, t: tg.jvp(f, (y,), (t,)), fuse=True)
+        for _ in range(3):
+            value, tangent = compiled(y0, t0)
+    want_value, want_tangent = tg.jvp(f, (y0,), (t0,))
+    np.testing.assert_allclose(value.numpy(), want_value.numpy(), rtol=1e-13)
+    np.testing.assert_allclose(tangent.numpy(), want_tangent.numpy(), rtol=1e-12)

@@ -68,3 +68,7 @@ def stop_gradient(x: Any) -> Tensor:
 # Not differentiable, so no tape records it; still a primitive so that tg.compile's
 # trace sees the value flow through it.
 _stop_gradient = Primitive("stop_gradient", lambda xp, x: x, differentiable=False)
+
+# A fresh name for a value: a new serial on a transform's tape, the same path on outer
+# tapes (tapegrad/transforms/args.py copies each differentiated argument through it).
+_identity = Primitive("identity", lambda xp, x: x, complex_rules=True).defvjp(lambda g, ans, x: g)

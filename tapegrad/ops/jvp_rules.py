@@ -47,6 +47,7 @@ from tapegrad.core.tensor import Tensor
 from tapegrad.ops import (
     arithmetic,
     bessel,
+    device,
     elementwise,
     erf,
     exponential,
@@ -381,6 +382,7 @@ LINEAR: tuple[Primitive, ...] = (
     arithmetic._negative, arithmetic._astype, reductions._sum, reductions._cumsum,
     shape._reshape, shape._transpose, shape._broadcast_to, shape._flip, indexing._getitem,
     complex_ops._real, complex_ops._imag, complex_ops._conj, rearranging._copy,
+    device._identity,  # the fresh copy of a transform's argument carries its tangent
 )  # fmt: skip
 JOINTLY_LINEAR: tuple[Primitive, ...] = (shape._concatenate, arithmetic._where)
 MULTILINEAR: tuple[Primitive, ...] = (arithmetic._multiply, linalg._matmul, linalg._einsum)

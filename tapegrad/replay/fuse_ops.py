@@ -221,6 +221,7 @@ OPS: dict[Primitive, ScalarOp] = {
     reductions._sum: ScalarOp(lambda x: x, (_passthrough,), reduction=True),
     rearranging._copy: ScalarOp(lambda x: x, (_passthrough,)),
     device._stop_gradient: ScalarOp(lambda x: x),
+    device._identity: ScalarOp(lambda x: x, (_passthrough,)),
     nondifferentiable._greater: _comparison(">"),
     nondifferentiable._greater_equal: _comparison(">="),
     nondifferentiable._less: _comparison("<"),

@@ -30,13 +30,11 @@ from tapegrad.core.nests import flatten, pack
 from tapegrad.core.record import is_recorded
 from tapegrad.core.tape import GradientTape
 from tapegrad.core.tensor import Tensor, tensor
-from tapegrad.ops.primitive import Primitive, shape_of
+from tapegrad.ops.device import _identity
+from tapegrad.ops.primitive import shape_of
 
 # An argument position to differentiate, or a tuple of them (JAX's ``argnums``).
 ArgNums = int | Sequence[int]
-
-# A fresh name for a value: a new serial on the transform's tape, the same path on outer tapes.
-_identity = Primitive("identity", lambda xp, x: x, complex_rules=True).defvjp(lambda g, ans, x: g)
 
 
 # --- arguments ---------------------------------------------------------------------------

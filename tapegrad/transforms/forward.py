@@ -23,10 +23,8 @@ from tapegrad.backends import namespaces as backend
 from tapegrad.core.forward import ForwardTape
 from tapegrad.core.nests import flatten, pack
 from tapegrad.core.tensor import Tensor
-from tapegrad.ops.jvp_rules import linear
 from tapegrad.transforms.args import (
     _fresh,
-    _identity,
     as_output,
     like_leaves,
     plain_call,
@@ -35,8 +33,6 @@ from tapegrad.transforms.args import (
     undo_on_error,
 )
 from tapegrad.transforms.functional import grad
-
-_identity.defjvp(linear(_identity))  # the fresh copy of an argument carries its tangent
 
 
 def _check_pairs(primals: Any, tangents: Any, what: str) -> None:

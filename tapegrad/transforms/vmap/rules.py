@@ -16,7 +16,6 @@ import numpy as np
 from tapegrad import fft, linalg, ops
 from tapegrad.ops import indexing, reductions, shape
 from tapegrad.ops import linalg as products
-from tapegrad.transforms import args
 from tapegrad.transforms.vmap.dispatch import align, broadcast_batch, elementwise
 
 Values = list[Any]
@@ -176,7 +175,7 @@ def declare() -> None:
         ops.arithmetic._clip, ops.arithmetic._astype, ops.complex._real, ops.complex._imag,
         ops.complex._angle, ops.rearranging._copy, ops.erf._erf, ops.bessel._i0,
         ops.bessel._i1, ops.trigonometric._sinc, ops.exponential._ldexp,
-        ops.device._stop_gradient, args._identity,
+        ops.device._stop_gradient, ops.device._identity,
     ):  # fmt: skip
         primitive.defbatch(elementwise)
     for primitive in (
