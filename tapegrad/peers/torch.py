@@ -45,7 +45,8 @@ TABLE = Table(
             "tg",
             "func",
             "tg.grad",
-            "tg.grad, tg.jvp, tg.vjp, tg.hessian are the function transforms, at the top level",
+            "torch.func's transforms are at the top level: tg.grad, tg.vjp, tg.jvp, tg.jacrev, "
+            "tg.jacfwd, tg.hessian, tg.vmap, tg.linearize",
         ),
         Name(
             "Tensor",
