@@ -22,6 +22,7 @@ from tapegrad import linalg, fft, numpy  # noqa: F401  # isort: skip
 from tapegrad import debug  # noqa: F401  # isort: skip
 from tapegrad import data, nn, optim, peers, random
 from tapegrad.backends.devices import default_device, device_scope, set_default_device
+from tapegrad.core import hooks as _hooks
 from tapegrad.core import tensor as _tensor
 from tapegrad.core.anomaly import detect_anomaly
 from tapegrad.core.grad_mode import no_grad
@@ -45,6 +46,7 @@ from tapegrad.ops import __all__ as _ops_all
 from tapegrad.replay.compiled import GuardError
 from tapegrad.replay.compiled import compile as compile  # tg.compile, like torch.compile
 from tapegrad.replay.kernel import FuseWarning
+from tapegrad.replay.solver_vjp import replayed_vjp as _replayed_vjp
 from tapegrad.transforms.checkpoint import checkpoint
 from tapegrad.transforms.custom_gradient import custom_gradient
 from tapegrad.transforms.fixed_point import fixed_point
@@ -67,10 +69,12 @@ def _differentiable_scipy(function: str) -> str | None:
 
 
 # What the layers below reach in the layers above, handed to them here: the module that
-# differentiates scipy.special's ufuncs on Tensors, and the name of tapegrad.scipy's
-# version of a SciPy function that converts a watched Tensor (the engine's error).
+# differentiates scipy.special's ufuncs on Tensors, the name of tapegrad.scipy's version
+# of a SciPy function that converts a watched Tensor (the engine's error), and the
+# replayed VJP the solvers' adjoints call at every step.
 numpy.protocol.register_ufunc_module("tapegrad.scipy.special")
 _tensor.differentiable_scipy = _differentiable_scipy
+_hooks.replayed_vjp = _replayed_vjp
 redirect_numpy_warnings()
 
 

@@ -56,3 +56,11 @@ def register_ops(**functions: Callable[..., Any]) -> None:
         raise TypeError(f"register_ops: expected {sorted(names)}, got {sorted(functions)}")
     for name, function in functions.items():
         setattr(ops, name, function)
+
+
+# tg.compile's replayed VJP (tapegrad/replay/solver_vjp.py): ``replayed_vjp(f)`` records
+# f once and returns ``vjp(arrays, cotangent) -> (f(*arrays), cotangents) or None``. The
+# solvers' adjoints (tapegrad/scipy/integrate) call their dynamics' VJP at every step; the
+# replay layer sits above them, so tapegrad/__init__.py hands it down here. None until
+# then: the adjoints differentiate on tapes.
+replayed_vjp: Callable[[Callable[..., Any]], Any] | None = None

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from tapegrad import ops
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.record import is_recorded
@@ -43,24 +45,55 @@ from tapegrad.linalg._matrix import (
     triangle,
     unpack,
 )
-from tapegrad.linalg.solvers import solve_triangular
+from tapegrad.linalg.solvers import (
+    solve_triangular,
+    solve_triangular_numpy,
+    triangular_product_numpy,
+)
 from tapegrad.ops.primitive import Primitive, shape_of
 
 ArrayLike = Any
 
 
 def _cholesky_vjp(g: Any, ans: Any, a: Any) -> Any:
+    if type(g) is np.ndarray and type(ans) is np.ndarray:  # the sweep's raw mode
+        return _cholesky_vjp_numpy(g, ans)
     p = triangle(mH(ans) @ g, True, diagonal=0.5)
     left = solve_triangular(ans, p, lower=True, adjoint=True)  # L⁻ᴴ P
     grad = mH(solve_triangular(ans, mH(left), lower=True, adjoint=True))  # L⁻ᴴ P L⁻¹
     return hermitian_read(grad)
 
 
-_cholesky = Primitive(
-    "cholesky",
-    lambda xp, a: xp.linalg.cholesky(hermitian_from_lower(xp, a)),
-    complex_rules=True,
-).defvjp(_cholesky_vjp)
+def _cholesky_vjp_numpy(g: np.ndarray, low: np.ndarray) -> np.ndarray:
+    """The rule above on NumPy arrays: the triangles cut by ``np.tril`` rather than a mask's
+    product (two n x n arrays fewer each), Lᴴ Ḡ by BLAS's triangular product."""
+    p = np.tril(triangular_product_numpy(low, g, lower=True, adjoint=True))
+    _scale_diagonal(p, 0.5)
+    left = solve_triangular_numpy(low, p, lower=True, adjoint=True)  # L⁻ᴴ P
+    grad = _mh(solve_triangular_numpy(low, _mh(left), lower=True, adjoint=True))  # L⁻ᴴ P L⁻¹
+    grad = np.tril(grad + _mh(grad))  # hermitian_read
+    _scale_diagonal(grad, 0.5)
+    return grad
+
+
+def _mh(x: np.ndarray) -> np.ndarray:
+    return x.conj().swapaxes(-1, -2)
+
+
+def _scale_diagonal(x: np.ndarray, factor: float) -> None:
+    steps = np.arange(min(x.shape[-2:]))
+    x[..., steps, steps] *= factor
+
+
+def _cholesky_forward(xp: Any, a: Any) -> Any:
+    # NumPy's cholesky (LAPACK's potrf) reads only the lower triangle and the real part of
+    # the diagonal, so the Hermitian matrix is made explicit for the other namespaces alone.
+    if xp is np:
+        return np.linalg.cholesky(a)
+    return xp.linalg.cholesky(hermitian_from_lower(xp, a))
+
+
+_cholesky = Primitive("cholesky", _cholesky_forward, complex_rules=True).defvjp(_cholesky_vjp)
 
 
 def cholesky(a: ArrayLike, /, *, upper: bool = False) -> Tensor:

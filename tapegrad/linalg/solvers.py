@@ -89,6 +89,34 @@ def _scipy_triangular_solver() -> Any:
 _scipy_solve_triangular: Any = False  # not looked for yet
 
 
+def solve_triangular_numpy(
+    a: np.ndarray, b: np.ndarray, lower: bool, adjoint: bool = False, unit_diagonal: bool = False
+) -> np.ndarray:
+    """:func:`solve_triangular`'s forward on NumPy arrays (for rules in the sweep's raw mode)."""
+    return _triangular_forward(np, a, b, lower, adjoint, unit_diagonal)
+
+
+def triangular_product_numpy(
+    t: np.ndarray, b: np.ndarray, lower: bool, adjoint: bool
+) -> np.ndarray:
+    """``t @ b`` (``tᴴ @ b`` with ``adjoint``) for a ``t`` with zeros off its ``lower`` (or
+    upper) triangle: BLAS's triangular product (trmm: half gemm's work) for one matrix of a
+    LAPACK type, when SciPy is there; else matmul."""
+    if t.ndim == 2 and b.ndim == 2 and t.dtype == b.dtype in _LAPACK_TYPES:
+        trmm = _scipy_trmm(t)
+        if trmm is not None:
+            return trmm(1.0, t, b, lower=int(lower), trans_a=2 if adjoint else 0)
+    return (t.conj().swapaxes(-1, -2) if adjoint else t) @ b
+
+
+def _scipy_trmm(t: np.ndarray) -> Any:
+    try:
+        from scipy.linalg.blas import get_blas_funcs
+    except ImportError:
+        return None
+    return get_blas_funcs("trmm", (t,))
+
+
 def _triangular_forward(
     xp: Any, a: Any, b: Any, lower: bool, adjoint: bool, unit_diagonal: bool
 ) -> Any:
@@ -119,9 +147,14 @@ def _triangular_a(
 ) -> Any:
     # T x = b: Ā = -b̄ xᴴ; Tᴴ x = b: Ā = -x b̄ᴴ; on the triangle read (strict when the
     # diagonal is taken as ones)
+    k = (-1 if lower else 1) if unit_diagonal else 0
+    if type(g) is np.ndarray and type(ans) is np.ndarray and type(a) is np.ndarray:
+        # the sweep's raw mode: the triangle cut by np.tril, not a mask's product
+        gb = solve_triangular_numpy(a, g, lower, not adjoint, unit_diagonal)
+        ga = -(ans @ gb.conj().swapaxes(-1, -2)) if adjoint else -(gb @ ans.conj().swapaxes(-1, -2))
+        return unbroadcast(np.tril(ga, k) if lower else np.triu(ga, k), shape_of(a))
     gb = solve_triangular(a, g, lower, not adjoint, unit_diagonal)
     ga = -(ans @ mH(gb)) if adjoint else -(gb @ mH(ans))
-    k = (-1 if lower else 1) if unit_diagonal else 0
     return unbroadcast(triangle(ga, lower, k=k), shape_of(a))
 
 

@@ -51,6 +51,18 @@ def _matmul_vjp(argnum: int, g: Tensor, ans: Tensor, x: Any, y: Any) -> Tensor:
         if argnum == 0:
             return g @ conjugated(_matrix_transpose(y))
         return conjugated(_matrix_transpose(x)) @ g
+    # A matrix and a vector, or two vectors: the products above with the vector as a row
+    # or column, written as an outer product (a broadcast multiply) and a matrix-vector one.
+    if len(xs) == 2 and len(ys) == 1:  # (m, n) @ (n,) -> (m,)
+        if argnum == 0:
+            return g[:, None] * conjugated(y)
+        return conjugated(_matrix_transpose(x)) @ g
+    if len(xs) == 1 and len(ys) == 2:  # (n,) @ (n, k) -> (k,)
+        if argnum == 0:
+            return conjugated(y) @ g
+        return conjugated(x)[:, None] * g
+    if len(xs) == 1 and len(ys) == 1:  # (n,) @ (n,) -> ()
+        return g * conjugated(y) if argnum == 0 else conjugated(x) * g
     # Otherwise treat 1-d operands as a row (x) or column (y) matrix, and sum the
     # products over broadcast batch axes.
     x2 = x if len(xs) > 1 else ops.reshape(x, (1, *xs))

@@ -20,9 +20,16 @@ from tapegrad.ops.primitive import Primitive, normalize_axis, shape_of, unbroadc
 ArrayLike = Any
 Shape = tuple[int, ...]
 
+
+def _reshape_vjp(g: Any, ans: Any, x: Any, shape: Shape) -> Any:
+    if type(g) is np.ndarray:  # the sweep's raw mode: reshape's forward, no Tensor
+        return g.reshape(shape_of(x))
+    return _reshape(g, shape=shape_of(x))
+
+
 _reshape = Primitive(
     "reshape", lambda xp, x, shape: xp.reshape(x, shape), complex_rules=True
-).defvjp(lambda g, ans, x, shape: _reshape(g, shape=shape_of(x)))
+).defvjp(_reshape_vjp)
 
 
 def reshape(x: ArrayLike, shape: int | Shape) -> Tensor:
@@ -134,6 +141,8 @@ def broadcast_to(x: ArrayLike, shape: Shape) -> Tensor:
 def _concatenate_vjp(k: int, g: Tensor, ans: Tensor, *arrays: Any, axis: int) -> Tensor:
     start = builtins.sum(shape_of(a)[axis] for a in arrays[:k])
     index = (slice(None),) * axis + (slice(start, start + shape_of(arrays[k])[axis]),)
+    if type(g) is np.ndarray:  # the sweep's raw mode: getitem's forward, no Tensor
+        return g[index]
     return ops.getitem(g, index)
 
 

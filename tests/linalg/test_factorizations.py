@@ -69,3 +69,41 @@ def test_cholesky_errors():
         tg.linalg.cholesky(tg.ones(3))
     with pytest.raises(np.linalg.LinAlgError, match=r"cholesky: expected a square .* \(2, 3\)"):
         tg.linalg.cholesky(tg.ones((2, 3)))
+
+
+@given(problem=problems())
+def test_choleskys_rule_on_raw_arrays_is_its_rule_on_tensors(problem):
+    # The sweep's raw mode (NumPy arrays: np.tril, BLAS's trmm) and the recorded mode
+    # (Tensors: masks, matmul) compute the same gradient.
+    from tapegrad.linalg.factorizations import _cholesky_vjp
+
+    low = np.linalg.cholesky(problem.positive_definite())
+    g = problem.random(problem.n, problem.n)
+    raw = _cholesky_vjp(g, low, None)
+    assert type(raw) is np.ndarray
+    taped = _cholesky_vjp(tg.tensor(g), tg.tensor(low), None)
+    np.testing.assert_allclose(raw, taped.numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("adjoint", [False, True])
+@pytest.mark.parametrize("lower", [False, True])
+def test_the_triangular_product_is_matmul(dtype, adjoint, lower):
+    from tapegrad.linalg.solvers import triangular_product_numpy
+
+    rng = np.random.default_rng(1)
+    t = rng.standard_normal((5, 5)) + (
+        1j * rng.standard_normal((5, 5)) if dtype in (np.complex64, np.complex128) else 0
+    )
+    t = (np.tril(t) if lower else np.triu(t)).astype(dtype)
+    b = rng.standard_normal((5, 3)).astype(dtype)
+    got = triangular_product_numpy(t, b, lower=lower, adjoint=adjoint)
+    expected = (np.conj(t.T) if adjoint else t) @ b
+    assert got.dtype == expected.dtype
+    np.testing.assert_allclose(
+        got, expected, rtol=1e-5 if dtype in (np.float32, np.complex64) else 1e-12
+    )
+    stacked = triangular_product_numpy(
+        np.stack([t, t]), np.stack([b, b]), lower=lower, adjoint=adjoint
+    )
+    np.testing.assert_allclose(stacked[1], expected, rtol=1e-5)

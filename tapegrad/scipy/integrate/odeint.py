@@ -14,6 +14,13 @@ points, not with the solver's steps. The gradient in each t_i (i > 0) is ḡ_i �
 in t_0 it is (ḡ_0 - ȳ_0) · f(y_0, t_0). Parameters are the floating ``args`` and what
 ``func`` reads from outside them that a tape differentiates (trainable Variables, watched
 Tensors).
+
+The solver calls ``func`` (forward) and its VJP (adjoint) hundreds of times per solve, so
+each odeint records ``func`` once, as ``tg.compile`` does, and replays the recording and its
+reverse sweep on the solver's arrays (tapegrad/replay/solver_vjp.py, about 4x cheaper
+than a tape per call). Where the recording cannot serve (``func`` closes over Tensors that
+a tape differentiates, a Tensor -> Python conversion in ``func`` gives another value, its
+Python cannot be recorded), the rest of the solve evaluates ``func`` on tapes, as before.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import scipy.integrate
 
 from tapegrad import ops
 from tapegrad.backends import namespaces as backend
+from tapegrad.core import hooks
 from tapegrad.core.record import is_recorded
 from tapegrad.core.tape import GradientTape
 from tapegrad.core.tensor import Tensor
@@ -57,6 +65,7 @@ class _System:
     ) -> None:
         self.func, self.tfirst, self.args, self.floating = func, tfirst, args, floating
         self.captured, self.shapes, self.options = captured, shapes, options
+        self._replayed: Any = None  # see replayed()
 
     def __repr__(self) -> str:
         name = getattr(self.func, "__name__", "func")
@@ -74,7 +83,7 @@ class _System:
             args[k] = value
         return pieces[0], pieces[1], args
 
-    def call(self, y: Tensor, s: float, args: list[Any]) -> Tensor:
+    def call(self, y: Tensor, s: float | Tensor, args: list[Any]) -> Tensor:
         """``func`` at (y, s) as a flat Tensor."""
         out = self.func(s, y, *args) if self.tfirst else self.func(y, s, *args)
         if isinstance(out, (list, tuple)):
@@ -82,12 +91,49 @@ class _System:
         return ops.reshape(out, (-1,))
 
     def rhs(self, y: np.ndarray, s: float, args: list[Any]) -> np.ndarray:
+        replayed = self.replayed()
+        if replayed is not None:
+            out = replayed.value(self.replay_inputs(y, s, args))
+            if out is not None:
+                return out
         with _unrecorded():
             return backend.to_host(self.call(Tensor(y.reshape(self.shapes[0])), s, args).data)
 
+    def replayed(self) -> Any:
+        """``func`` in (y, s, floating args) recorded at its first call and replayed after,
+        with its VJP (tapegrad/replay/solver_vjp.py); None when ``func`` reads captured
+        Tensors (their gradients come from a tape) or cannot be replayed."""
+        if self.captured or hooks.replayed_vjp is None:
+            return None
+        if self._replayed is None:
+
+            def flat(y: Tensor, s: Tensor, *floating: Tensor) -> Tensor:
+                values = list(self.args)
+                for k, value in zip(self.floating, floating):
+                    values[k] = value
+                return self.call(y, s, values)
+
+            self._replayed = hooks.replayed_vjp(flat)
+        return None if self._replayed.failed else self._replayed
+
+    def replay_inputs(self, y: np.ndarray, s: float, args: list[Any]) -> list[np.ndarray]:
+        theta = [np.asarray(args[k], dtype=float) for k in self.floating]
+        return [y.reshape(self.shapes[0]), np.asarray(s, dtype=float), *theta]
+
     def vjp(self, y: np.ndarray, s: float, args: list[Any], a: np.ndarray) -> tuple[Any, ...]:
         """``f(y, s)`` and ``aᵀ ∂f/∂y``, ``aᵀ ∂f/∂θ`` (flat, θ the floating args then the
-        captured Tensors)."""
+        captured Tensors), replayed where :meth:`replayed` can, else on a tape."""
+        replayed = self.replayed()
+        if replayed is not None:
+            inputs = self.replay_inputs(y, s, args)
+            found = replayed(inputs, a)
+            if found is not None:
+                out, grads = found
+                del inputs[1], grads[1]  # s's
+                flat = [np.zeros(x.size) if g is None else np.asarray(g).ravel()
+                        for x, g in zip(inputs, grads)]  # fmt: skip
+                params = np.concatenate(flat[1:]) if len(flat) > 1 else np.zeros(0)
+                return out, flat[0], params
         y_t = Tensor(y.reshape(self.shapes[0]))
         args = [Tensor(np.asarray(a_k, dtype=float)) if k in self.floating else a_k
                 for k, a_k in enumerate(args)]  # fmt: skip
@@ -212,6 +258,10 @@ def odeint(
     with tapegrad ops (``tg.*`` or NumPy functions on Tensors); it may return a list of
     components. ``rtol``, ``atol`` and SciPy's other solver options (``h0``, ``hmax``,
     ``mxstep``, ...) apply to the forward and the adjoint solves; ``Dfun`` is not supported.
+    ``func``'s Python runs twice per call (once to find the Tensors it closes over, once
+    to be recorded, with the time as a 0-d Tensor); the solver's evaluations replay the
+    recorded ops. Python control flow on the values (``float(y[0]) > 1``) falls back to
+    calling ``func`` at each evaluation.
 
     >>> import tapegrad as tg
     >>> from tapegrad.scipy.integrate import odeint
