@@ -104,7 +104,7 @@ def spline_filter1d(
     >>> import tapegrad as tg
     >>> from tapegrad.scipy import ndimage
     >>> ndimage.spline_filter1d(tg.tensor([0.0, 1.0, 0.0])).numpy().round(4)
-    array([-0.5,  2. , -0.5])
+    array([-1.,  2., -1.])
     """
     order = _check_order("spline_filter1d", order, 0)
     mode = check_mode("spline_filter1d", mode)
@@ -143,8 +143,8 @@ def spline_filter(
     >>> import tapegrad as tg
     >>> from tapegrad.scipy import ndimage
     >>> ndimage.spline_filter(tg.tensor([[0.0, 1.0], [1.0, 0.0]]), order=2).numpy()
-    array([[-1.,  2.],
-           [ 2., -1.]])
+    array([[-1.5,  2.5],
+           [ 2.5, -1.5]])
     """
     order = _check_order("spline_filter", order, 2)
     mode = check_mode("spline_filter", mode)
