@@ -45,7 +45,6 @@ import numpy as np
 from tapegrad.core.sweep_raw import passthrough
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.arithmetic import cast_cotangent
-from tapegrad.replay import buffers
 
 _ndarray, _generic = np.ndarray, np.generic
 
@@ -216,29 +215,11 @@ def forward_code(recording: Any, kept: Any = None) -> tuple[Any, str] | None:
             lines.append(f"    new = {check}.check_value({local(guard.slot)})")
             lines.append(f"    if new is not None: return None, {check}, new")
 
-    pinned = {f"v{s}" for s in inputs}
-    if kept is None:
-        pinned |= {f"v{s}" for s in computed}
-    else:
-        pinned |= {f"v{s}" for s in kept if s in computed}
-    pool = recording.pool  # one per recording, by slot: its forwards share it
     emit_guards(0)
     for index, step in enumerate(recording.steps, 1):
         name = step.primitive.name
         args = ", ".join(local(a) for a in step.args)
         params = _params_expression(step, scope, local)
-        into = buffers.FORWARD.get(step.primitive)
-        if (
-            into is not None
-            and step.xp is np
-            and not step.params
-            and step.out in recording.pooled
-            and f"v{step.out}" in pinned  # kept until the sweep anyway
-        ):
-            call = f"{scope.bind(into, f'{name}_into')}({scope.bind(pool, 'pool')}, "
-            lines.append(f"    v{step.out} = {call}{step.out}, {args})")
-            emit_guards(index)
-            continue
         if step.xp is np:
             call = (
                 f"{scope.bind(step.primitive.numpy_forward, _forward_hint(step))}({args}{params})"
@@ -250,6 +231,11 @@ def forward_code(recording: Any, kept: Any = None) -> tuple[Any, str] | None:
             call = f"{scope.bind(as_array, 'as_array')}({call})"
         lines.append(f"    v{step.out} = {call}")
         emit_guards(index)
+    pinned = {f"v{s}" for s in inputs}
+    if kept is None:
+        pinned |= {f"v{s}" for s in computed}
+    else:
+        pinned |= {f"v{s}" for s in kept if s in computed}
     env = ", ".join(
         local(slot) if slot not in computed or f"v{slot}" in pinned else "None"
         for slot in range(len(template))
@@ -282,8 +268,6 @@ def sweep_code(
     contributions: dict[int, int] = {}
     owned: set[int] = set()
     names = {out_slot: "g"}  # slot -> the local holding its cotangent (passthroughs alias)
-    pool = buffers.Pool()
-    fresh: set[str] = set()  # cotangent locals that hold an array of the sweep's own
     for step, targets in plan.steps:
         if step.out not in alive:
             continue  # every rule that would have reached it returned None
@@ -309,28 +293,7 @@ def sweep_code(
                 params = _params_expression(step, scope, lambda s: f"v{s}") if kind0 else ""
                 operands = [g_out, f"v{step.out}", *args]
                 inlined = None if params else inline_rule(rule, operands, scope)
-                if _pooled_product(step, position, rule, env):
-                    pool.append(None)
-                    into = scope.bind(buffers.matmul_vjp, "matmul_vjp_into")
-                    expression = (
-                        f"{into}({scope.bind(pool, 'pool')}, {len(pool) - 1}, {position}, "
-                        f"{g_out}, {args[0]}, {args[1]})"
-                    )
-                    if count == 0:
-                        fresh.add(f"g{a}")
-                elif (
-                    g_out in fresh
-                    and shortcuts is not None
-                    and rule is shortcuts[0]
-                    and step.primitive.in_place_vjp is not None
-                    and list(names.values()).count(g_out) == 1  # no other slot's alias
-                    and env[step.args[0]].dtype == env[step.out].dtype
-                ):
-                    # The cotangent is an array the pool's product wrote and nothing else
-                    # reads: the rule's in-place form writes into it, as the raw sweep does.
-                    in_place = scope.bind(step.primitive.in_place_vjp, f"{hint}_in_place")
-                    expression = f"{in_place}({g_out}, v{step.out}, {', '.join(args)})"
-                elif inlined is not None:
+                if inlined is not None:
                     expression = inlined
                 else:
                     rule_name = scope.bind(rule, hint)
@@ -390,25 +353,6 @@ def sweep_code(
 
 
 _SKIP = object()  # the rule returned None: the input gets no gradient from this step
-
-
-def _pooled_product(step: Any, position: int, rule: Any, env: list[Any]) -> bool:
-    """Whether a product's gradient rule for ``position`` is written into a pool slot:
-    the primitive's own rule, on real matrices whose product is the step's result."""
-    if step.primitive not in buffers.PRODUCTS or position > 1 or step.params:
-        return False
-    if rule is not step.primitive.vjps[position]:
-        return False
-    x, y, ans = env[step.args[0]], env[step.args[1]], env[step.out]
-    if not (buffers.poolable(x if position == 0 else y) and type(ans) is np.ndarray):
-        return False
-    return (
-        type(x) is np.ndarray
-        and type(y) is np.ndarray
-        and x.ndim == 2 == y.ndim
-        and x.dtype == y.dtype == ans.dtype
-        and ans.shape == (x.shape[0], y.shape[1])
-    )
 
 
 def _fixed(gx: Any, dtype: Any) -> Any:

@@ -20,7 +20,7 @@ from tapegrad.core.anomaly import anomaly_mode, check_forward
 from tapegrad.core.record import complex_rules_error
 from tapegrad.core.tensor import Tensor, Variable
 from tapegrad.ops.primitive import Primitive
-from tapegrad.replay import buffers, codegen
+from tapegrad.replay import codegen
 from tapegrad.replay.trace import Guard, Step, Trace
 
 _ndarray, _generic = np.ndarray, np.generic
@@ -50,10 +50,6 @@ class Recording:
         self.guards = [guard for _, guard in trace.guards]
         self.guard_positions = trace.guards
         self.nbytes = [getattr(value, "nbytes", 0) for value in trace.env]
-        # The step results the generated forward writes into arrays kept from the last
-        # call (tapegrad/replay/buffers.py).
-        self.pooled = frozenset(s.out for s in trace.steps if buffers.poolable(trace.env[s.out]))
-        self.pool = buffers.Pool([None] * len(trace.env))
         self.treedef, leaves = _tree_flatten(out)
         self.outputs: list[tuple[str, Any]] = []
         leaf_of_input = {slot: k for k, slot in enumerate(input_slots)}
