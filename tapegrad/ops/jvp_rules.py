@@ -188,23 +188,21 @@ def _matmul_add_jvp(tangents: Sequence[Any], ans: Any, x: Any, y: Any, b: Any) -
 
 
 # The commonest ops' own rules: ``add``'s tangent needs no input broadcast (NumPy
-# broadcasts), ``relu``'s no cast of its mask, ``tanh``'s no Python scalar.
+# broadcasts), ``relu``'s no cast of its mask, ``tanh``'s no Python scalar. Those of add,
+# subtract and relu are the inline formulas themselves (tapegrad/ops/jvp_raw.py: they
+# allocate nothing of their own, so they serve Tensors as well).
 def _add_jvp(tangents: Sequence[Any], ans: Any, x: Any, y: Any) -> Any:
     tx, ty = tangents
-    if tx is None:
-        return ty
-    return tx if ty is None else tx + ty
+    return jvp_raw._add(tx, ty, ans, x, y)
 
 
 def _subtract_jvp(tangents: Sequence[Any], ans: Any, x: Any, y: Any) -> Any:
     tx, ty = tangents
-    if tx is None:
-        return -ty
-    return tx if ty is None else tx - ty
+    return jvp_raw._subtract(tx, ty, ans, x, y)
 
 
 def _relu_jvp(tangents: Sequence[Any], ans: Any, x: Any) -> Any:
-    return tangents[0] * (ans > 0)
+    return jvp_raw._relu(tangents[0], ans, x)
 
 
 def _tanh_jvp(tangents: Sequence[Any], ans: Any, x: Any) -> Any:
