@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tapegrad import peers
+from tapegrad.backends import blas
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.tensor import Variable
 from tapegrad.ops.primitive import raw
@@ -311,14 +312,19 @@ class SGD(Optimizer):
         return g
 
     def _updated(self, xp: Any, p: Any, g: Any, state: dict[str, Any], lr: float) -> Any:
-        new = self._direction(p, g, state) * -lr  # then p added in place: one array made
+        direction = self._direction(p, g, state)
+        if xp is np:  # p - lr * g in a copy of p, rounded as the update in place rounds it
+            new = np.array(p, dtype=np.result_type(p, direction))
+            blas.subtract_scaled(new, lr, direction)
+            return new
+        new = direction * -lr  # then p added in place: one array made
         new += p
         return new
 
     def _update_in_place(self, p: Any, g: Any, state: dict[str, Any], lr: float) -> bool:
         if g.dtype != p.dtype:  # (apply_gradients has cast it: the step keeps p's dtype)
             return False
-        p -= self._direction(p, g, state) * lr  # p - lr * g, rounded as _updated rounds it
+        blas.subtract_scaled(p, lr, self._direction(p, g, state))  # one pass: BLAS's axpy
         return True
 
 

@@ -277,3 +277,46 @@ def test_sgd_leaves_a_value_a_tape_saved_alone():
     np.testing.assert_array_equal(v.numpy(), [0.5, 1.5])
     with pytest.raises(RuntimeError, match="modified after the tape recorded it"):
         tape.gradient(y, v)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_large_sgd_update_is_one_blas_axpy_within_an_ulp_of_numpys(dtype):
+    from tapegrad.backends import blas
+
+    rng = np.random.default_rng(0)
+    start = rng.normal(size=(200, 130)).astype(dtype)  # above blas.AXPY_MIN_SIZE
+    grads = [rng.normal(size=start.shape).astype(dtype) for _ in range(3)]
+    alone, held = tg.Variable(start), tg.Variable(start)
+    handed_out = held.numpy()  # the held Variable's update makes new arrays
+    sgd_alone = tg.optim.SGD([alone], lr=0.1, momentum=0.5)
+    sgd_held = tg.optim.SGD([held], lr=0.1, momentum=0.5)
+    array_id = id(alone._data)
+    expected, buffer = start.copy(), None
+    for g in grads:
+        sgd_alone.apply_gradients([g])
+        sgd_held.apply_gradients([g])
+        buffer = g if buffer is None else 0.5 * buffer + g
+        expected = expected - dtype(0.1) * buffer
+    assert id(alone._data) == array_id
+    np.testing.assert_array_equal(alone.numpy(), held.numpy())  # both paths round alike
+    spacing = np.spacing(np.abs(expected)).max()
+    np.testing.assert_allclose(alone.numpy(), expected, rtol=0, atol=8 * spacing)
+    np.testing.assert_array_equal(handed_out, start)
+    # Without SciPy's BLAS, or for an array too small, NumPy's p -= a * x: the same values
+    # to an ulp.
+    y, x = start.copy(), grads[0]
+    blas.subtract_scaled(y, 0.1, x)
+    routines = dict(blas._routines)
+    try:
+        blas._routines.update(saxpy=None, daxpy=None)
+        z = start.copy()
+        blas.subtract_scaled(z, 0.1, x)
+    finally:
+        blas._routines.clear()
+        blas._routines.update(routines)
+    np.testing.assert_array_equal(z, start - x * dtype(0.1))
+    np.testing.assert_allclose(y, z, rtol=0, atol=2 * np.spacing(np.abs(z)).max())
+    # A view that is not contiguous takes NumPy's path, in place all the same.
+    w = np.array(start.T, order="C").T
+    blas.subtract_scaled(w, 0.1, x)
+    np.testing.assert_array_equal(w, start - x * dtype(0.1))
