@@ -224,3 +224,63 @@ def test_the_generated_code_shown_in_docs_replay_md_is_what_it_prints(capsys):
     code, printed = re.findall(r"^```(?:python)?\n(.*?)^```$", section, re.M | re.S)[:2]
     exec(compile(code, "docs/replay.md", "exec"), {})
     assert capsys.readouterr().out.rstrip() == printed.rstrip()
+
+
+def _relu_net(x, w1, w2):
+    return tg.sum(tg.relu(x @ w1) @ w2)
+
+
+def _two_relus(p, q, c):
+    return tg.sum(c * (tg.relu(p) + tg.relu(q)))  # one cotangent local serves both relus
+
+
+@pytest.mark.parametrize(
+    "f, shapes",
+    [(_relu_net, [(64, 40), (40, 300), (300, 3)]), (_two_relus, [(90, 100), (90, 100), (100,)])],
+)
+def test_a_relu_cotangent_read_by_nothing_after_is_written_in_place(f, shapes):
+    rng = np.random.default_rng(0)
+    args = [tg.tensor(rng.standard_normal(s)) for s in shapes]
+    want = _watched_gradient(f, args, args)[1]
+    compiled = tg.compile(f)
+    for _ in range(4):
+        got = _watched_gradient(compiled, args, args)[1]
+        for g, e in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-13)
+    assert "relu_vjp0_same_shape_in_place(" in compiled.source(*args)
+
+
+def test_the_callers_cotangent_is_never_written_in_place():
+    compiled = tg.compile(tg.relu)
+    x = tg.tensor(np.linspace(-1.0, 1.0, 200 * 100).reshape(200, 100))
+    seed = np.ones((200, 100))
+    for _ in range(4):
+        with tg.GradientTape() as tape:
+            tape.watch(x)
+            y = compiled(x)
+        (g,) = tape.gradient(y, [x], output_gradients=tg.tensor(seed))
+        np.testing.assert_array_equal(g.numpy(), (x.numpy() > 0).astype(float))
+        np.testing.assert_array_equal(seed, 1.0)
+
+
+def test_a_large_value_no_rule_reads_is_neither_kept_nor_read():
+    # matmul_add's rules read x and y, not the product: the sweep gets a placeholder of its
+    # shape, and the lean forward drops the (64, 300) pre-activation.
+    from tapegrad.nn import linear
+
+    def f(x, w, b):
+        return tg.sum(tg.relu(linear(x, w, b)))
+
+    rng = np.random.default_rng(1)
+    args = [tg.tensor(rng.standard_normal(s)) for s in ((64, 40), (40, 300), (300,))]
+    want = _watched_gradient(f, args, args)[1]
+    compiled = tg.compile(f)
+    for _ in range(4):
+        got = _watched_gradient(compiled, args, args)[1]
+        for g, e in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-13)
+    source = compiled.source(*args)
+    assert "unread" in source.split("def sweep")[1]
+    recording = compiled.recordings[next(iter(compiled.recordings))][0]
+    (product_step,) = [s for s in recording.steps if s.primitive.name == "matmul_add"]
+    assert product_step.out not in recording.kept

@@ -184,17 +184,23 @@ def _drop_unread(
 
 
 def _placeholder(t: Tensor) -> Tensor:
-    """A Tensor with ``t``'s id, shape and dtype whose array holds no memory of its own
-    (one element broadcast to the shape, read-only)."""
-    key = (t._data.shape, t._data.dtype)
+    """A Tensor with ``t``'s id, shape and dtype whose array holds no memory of its own."""
+    p = _new(Tensor)
+    p._data, p._id = placeholder_array(t._data.shape, t._data.dtype), t._id
+    return p
+
+
+def placeholder_array(shape: tuple[int, ...], dtype: Any) -> Any:
+    """A read-only NumPy array of ``shape`` and ``dtype`` that holds no memory of its own
+    (one zero broadcast to the shape): what a gradient rule gets for a value it reads only
+    the shape and dtype of."""
+    key = (shape, dtype)
     array = _placeholders.get(key)
     if array is None:
         if len(_placeholders) > 256:
             _placeholders.clear()
-        array = _placeholders[key] = np.broadcast_to(np.zeros((), key[1]), key[0])
-    p = _new(Tensor)
-    p._data, p._id = array, t._id
-    return p
+        array = _placeholders[key] = np.broadcast_to(np.zeros((), dtype), shape)
+    return array
 
 
 _placeholders: dict[tuple[Any, Any], Any] = {}

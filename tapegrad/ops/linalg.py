@@ -122,8 +122,9 @@ def _product_shape(xs: tuple[int, ...], ys: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _matmul_add_vjp(argnum: int, g: Any, ans: Any, x: Any, y: Any, b: Any) -> Any:
-    # A bias with more axes than the product broadcasts it: its cotangent is summed back.
-    g = unbroadcast(g, _product_shape(shape_of(x), shape_of(y)))
+    if g.ndim != 2 or len(shape_of(x)) != 2 or len(shape_of(y)) != 2:
+        # A bias with more axes than the product broadcasts it: its cotangent is summed back.
+        g = unbroadcast(g, _product_shape(shape_of(x), shape_of(y)))
     return _matmul_vjp(argnum, g, ans, x, y)
 
 

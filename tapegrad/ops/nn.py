@@ -69,10 +69,15 @@ def _cross_entropy_forward(xp: Any, x: Any, index: Any, kept: Any, mean: bool) -
 def _cross_entropy_vjp(g: Any, ans: Any, x: Any, index: Any, kept: Any, mean: bool) -> Any:
     if type(g) is np.ndarray and type(x) is np.ndarray and x.ndim == 2:  # raw mode, in place
         peak = x.max(axis=1, keepdims=True)
-        e = np.exp(x - np.where(np.isfinite(peak), peak, 0.0))
+        if not np.isfinite(peak).all():
+            peak = np.where(np.isfinite(peak), peak, 0.0)
+        e = np.exp(x - peak)
         e /= e.sum(axis=1, keepdims=True)
         index, kept = raw(index), raw(kept)
         e[np.arange(x.shape[0]), index] -= 1.0
+        if kept.all():  # every row: one scale
+            e *= g / x.shape[0] if mean else g
+            return e
         scale = kept.astype(x.dtype)
         scale *= g / scale.sum() if mean else g
         e *= scale[:, None]

@@ -35,18 +35,24 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import keyword
 import linecache
 import re
+import sys
 from typing import Any
 
 import numpy as np
 
+from tapegrad.backends.namespaces import ONE_NAME
+from tapegrad.core.record import placeholder_array
 from tapegrad.core.sweep_raw import passthrough
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.arithmetic import cast_cotangent
 
 _ndarray, _generic = np.ndarray, np.generic
+_refcount = sys.getrefcount
+_TWO_NAMES = ONE_NAME + 1
 
 # A value at least this large is dropped from the reverse sweep's locals after its last
 # use, as the interpreted sweep drops it; smaller ones cost less kept than dropped.
@@ -263,7 +269,8 @@ def sweep_code(
     out_slot = plan.steps[0][0].out
     # Which cotangents exist: the seed, and slots that some kept target reaches.
     alive = {out_slot}
-    statements: list[tuple[str, set[str]]] = []  # (line, locals it reads)
+    # (line, the locals it reads, and the line writing into a dead cotangent, with its local)
+    statements: list[tuple[str, set[str], tuple[str, str] | None]] = []
     read_slots: set[int] = set()
     contributions: dict[int, int] = {}
     owned: set[int] = set()
@@ -276,6 +283,7 @@ def sweep_code(
         for position, a, rule, fix in targets:
             if fix is _SKIP:
                 continue
+            alternative = None  # the rule written into g_out, where g_out is dead after it
             count = contributions.get(a, 0)
             contributions[a] = count + 1
             alive.add(a)
@@ -289,16 +297,31 @@ def sweep_code(
                 shortcuts = step.primitive.same_shape_vjps
                 if shortcuts is not None and rule is shortcuts[position]:
                     hint += "_same_shape"
-                args = [f"v{s}" for s in step.args]
+                unsaved = step.primitive.unsaved or ()
+                args = [_operand(s, k not in unsaved, env, scope) for k, s in enumerate(step.args)]
+                ans = _operand(step.out, step.primitive.saves_output, env, scope)
                 params = _params_expression(step, scope, lambda s: f"v{s}") if kind0 else ""
-                operands = [g_out, f"v{step.out}", *args]
+                operands = [g_out, ans, *args]
                 inlined = None if params else inline_rule(rule, operands, scope)
                 if inlined is not None:
                     expression = inlined
                 else:
                     rule_name = scope.bind(rule, hint)
-                    expression = f"{rule_name}({g_out}, v{step.out}, {', '.join(args)}{params})"
+                    expression = f"{rule_name}({g_out}, {ans}, {', '.join(args)}{params})"
                 reads = set(_LOCAL.findall(expression)) | ({g_out} if g_out == "g" else set())
+                in_place = step.primitive.in_place_vjp
+                if (
+                    in_place is not None
+                    and shortcuts is not None
+                    and rule is shortcuts[position]
+                    and fix is None
+                    and count == 0
+                    and g_out != "g"
+                    and not params
+                ):
+                    name = scope.bind(_in_place(rule, in_place), f"{hint}_in_place")
+                    alternative = f"{name}({g_out}, {ans}, {', '.join(args)})"
+                    reads |= set(_LOCAL.findall(alternative))
                 read_slots.update(int(name[1:]) for name in reads if name[0] == "v")
                 if fix is not None:
                     fixed = scope.bind(_fixed, "fixed")
@@ -317,12 +340,13 @@ def sweep_code(
                 reads = reads | {names[a]}
                 owned.add(a)
             names[a] = target
-            statements.append((line, reads))
+            in_place_line = None if alternative is None else (f"{target} = {alternative}", g_out)
+            statements.append((line, reads, in_place_line))
     if not read_slots and not statements:
         return None
     # Locals dropped after their last use when large (the seed's cotangent is the caller's).
     last: dict[str, int] = {}
-    for index, (_, reads) in enumerate(statements):
+    for index, (_, reads, _) in enumerate(statements):
         for name in reads:
             last[name] = index
     kept = {"g", *(names[s] for s in sources if s in names)}
@@ -341,7 +365,10 @@ def sweep_code(
         read = scope.bind(itemgetter(*ordered), "read")
         lines.append(f"    {', '.join(f'v{s}' for s in ordered)}, = {read}(env)")
     lines.append("    if free: env.clear()")
-    for index, (line, _) in enumerate(statements):
+    for index, (line, _, in_place_line) in enumerate(statements):
+        if in_place_line is not None and last[in_place_line[1]] == index:
+            if in_place_line[1] not in kept:  # nothing reads the cotangent after this rule
+                line = in_place_line[0]
         lines.append(f"    {line}")
         if index in drops:
             lines.append(f"    del {', '.join(sorted(drops[index]))}")
@@ -353,6 +380,35 @@ def sweep_code(
 
 
 _SKIP = object()  # the rule returned None: the input gets no gradient from this step
+
+
+@functools.cache
+def _in_place(rule: Any, in_place: Any) -> Any:
+    """``rule`` (a same-shape VJP), written into its cotangent ``g`` by ``in_place`` when
+    nothing but the sweep's local holds ``g`` (no view of it, no other name): checked on
+    each call, as the interpreted sweep checks it."""
+
+    def vjp(g: Any, ans: Any, *inputs: Any) -> Any:
+        if (
+            type(g) is _ndarray
+            and g.base is None
+            and g.flags.writeable
+            and _refcount(g) == _TWO_NAMES  # the sweep's local and this parameter
+        ):
+            return in_place(g, ans, *inputs)
+        return rule(g, ans, *inputs)
+
+    return vjp
+
+
+def _operand(slot: int, saved: bool, env: list[Any], scope: _Scope) -> str:
+    """The local a rule reads for ``slot``'s value, or, for a large array its primitive
+    declares unread (``Primitive.saves``), a placeholder of its shape and dtype: the
+    sweep then does not read the value, and the forward need not keep it."""
+    value = env[slot]
+    if saved or type(value) is not _ndarray or value.nbytes < DROP_BYTES:
+        return f"v{slot}"
+    return scope.bind(placeholder_array(value.shape, value.dtype), "unread")
 
 
 def _fixed(gx: Any, dtype: Any) -> Any:
