@@ -284,3 +284,35 @@ def test_a_large_value_no_rule_reads_is_neither_kept_nor_read():
     recording = compiled.recordings[next(iter(compiled.recordings))][0]
     (product_step,) = [s for s in recording.steps if s.primitive.name == "matmul_add"]
     assert product_step.out not in recording.kept
+
+
+def _unary_chain(x):
+    h = tg.exp(x * 0.5)  # multiply's product: read by exp alone, kept by no rule
+    r = tg.reshape(tg.sin(h) * 2.0, (-1,))  # a view: written in place by nothing
+    return tg.sum(tg.tanh(r)) + tg.sum(tg.relu(x - 0.1))
+
+
+def test_a_large_temporary_nothing_reads_after_its_ufunc_is_written_in_place():
+    x = tg.tensor(np.linspace(-2.0, 2.0, 120 * 90).reshape(120, 90))
+    want_value, want = _watched_gradient(_unary_chain, [x], [x])
+    compiled = tg.compile(_unary_chain)
+    for _ in range(4):
+        value, got = _watched_gradient(compiled, [x], [x])
+        assert value.item() == want_value.item()  # NumPy's values, bit for bit
+        np.testing.assert_array_equal(got[0].numpy(), want[0].numpy())
+    forward = compiled.source(x).split("def sweep")[0]
+    assert "exp_in_place(" in forward and "relu_in_place(" in forward
+    assert "sin_in_place(" not in forward  # sin's input is exp's output: its rule reads it
+    assert "tanh_in_place(" not in forward  # reshape's rule reads the view
+
+
+def test_a_forward_in_place_is_refused_at_run_time_for_a_view_or_a_shared_array():
+    run = codegen._when_alone(np.exp, codegen._ufunc_in_place(np.exp))
+    base = np.linspace(0.0, 1.0, 12)
+    view = base.reshape(3, 4)
+    out = run(view)
+    assert out is not view and np.array_equal(base, np.linspace(0.0, 1.0, 12))
+    shared = np.linspace(0.0, 1.0, 12)
+    other_name = shared  # noqa: F841 - a second reference
+    assert run(shared) is not shared
+    np.testing.assert_array_equal(out.reshape(-1), np.exp(base))

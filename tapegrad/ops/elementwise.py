@@ -313,6 +313,7 @@ _relu = Primitive("relu", lambda xp, x: xp.maximum(x, 0), complex_rules=False).d
 # NumPy multiplies by a boolean mask directly: one pass less than the cast.
 _relu.defvjp_same_shape(lambda g, ans, x: g * (ans > 0)).saves(output=True)
 _relu.defvjp_in_place(lambda g, ans, x: np.multiply(g, ans > 0, out=g))
+_relu.defforward_in_place(lambda x: np.maximum(x, 0, out=x))
 
 
 def relu(x: ArrayLike) -> Tensor:

@@ -76,7 +76,8 @@ class Primitive:
         "name", "forward", "numpy_forward", "vjps", "argnum_rule", "argnum_rules",
         "same_shape_vjps", "ruled_inputs", "differentiable", "explain", "replayable",
         "complex_rules",
-        "value_dependent_shape", "unsaved", "saves_output", "in_place_vjp", "jvp", "batch",
+        "value_dependent_shape", "unsaved", "saves_output", "in_place_vjp", "in_place_forward",
+        "jvp", "batch",
         "_unary", "_binary",
     )  # fmt: skip
 
@@ -101,6 +102,7 @@ class Primitive:
         self.argnum_rule: Rule | None = None
         self.same_shape_vjps: tuple[Rule, ...] | None = None
         self.in_place_vjp: Rule | None = None
+        self.in_place_forward: Callable[[Any], Any] | None = None
         self.jvp: Rule | None = None  # forward mode (defjvp)
         self.batch: Rule | None = None  # vmap's batching rule (defbatch)
         self.ruled_inputs = 0  # inputs 0 .. ruled_inputs - 1 all have rules
@@ -149,6 +151,14 @@ class Primitive:
         to ``g`` (an array of its own that a rule made), as NumPy reuses the temporary of
         ``(g @ w.T) * mask``: no new array, and memory still in cache."""
         self.in_place_vjp = rule
+        return self
+
+    def defforward_in_place(self, forward: Callable[[Any], Any]) -> Primitive:
+        """For a one-input elementwise primitive on NumPy arrays: ``forward(x)``, the result
+        written into ``x`` (of the result's shape and dtype) and returned. A generated
+        replay calls it where ``x`` is a temporary nothing reads after (a unary ufunc's
+        forward needs none: ``ufunc(x, out=x)``)."""
+        self.in_place_forward = forward
         return self
 
     def defjvp(self, rule: Rule) -> Primitive:

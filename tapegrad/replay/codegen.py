@@ -222,11 +222,21 @@ def forward_code(recording: Any, kept: Any = None) -> tuple[Any, str] | None:
             lines.append(f"    if new is not None: return None, {check}, new")
 
     emit_guards(0)
+    # When each slot is last read: by step ``index`` (1, 2...), or by a guard after it.
+    last_read: dict[int, float] = {}
+    for index, step in enumerate(recording.steps, 1):
+        for a in step.args:
+            last_read[a] = index
+    for position, guard in recording.guard_positions:
+        last_read[guard.slot] = max(last_read.get(guard.slot, 0), position + 0.5)
     for index, step in enumerate(recording.steps, 1):
         name = step.primitive.name
         args = ", ".join(local(a) for a in step.args)
         params = _params_expression(step, scope, local)
-        if step.xp is np:
+        in_place = _in_place_forward(recording, step, kept, computed, last_read, index)
+        if in_place is not None:
+            call = f"{scope.bind(in_place, f'{_forward_hint(step)}_in_place')}({args})"
+        elif step.xp is np:
             call = (
                 f"{scope.bind(step.primitive.numpy_forward, _forward_hint(step))}({args}{params})"
             )
@@ -249,6 +259,53 @@ def forward_code(recording: Any, kept: Any = None) -> tuple[Any, str] | None:
     lines.append(f"    return [{env}], None, None")
     source = "\n".join([lines[0], *allocate(lines[1:], pinned)]) + "\n"
     return scope.build(source, f"forward of {recording.name}"), source
+
+
+def _in_place_forward(
+    recording: Any, step: Any, kept: Any, computed: set[int], last_read: dict, index: int
+) -> Any:
+    """The forward of ``step`` written into its input, where the input is a large NumPy
+    temporary of the result's shape and dtype that nothing reads after the step (the
+    lean forward only: ``kept`` given), or None."""
+    if kept is None or step.xp is not np or len(step.args) != 1 or step.params:
+        return None
+    (a,) = step.args
+    if a not in computed or a in kept or last_read[a] != index:
+        return None
+    layout = recording.layouts[a]
+    if layout is None or layout != recording.layouts[step.out]:
+        return None
+    if recording.nbytes[a] < DROP_BYTES:
+        return None  # a small array's allocation costs less than the ``out=`` keyword
+    primitive = step.primitive
+    forward = primitive.numpy_forward
+    in_place = primitive.in_place_forward
+    if in_place is None and isinstance(forward, np.ufunc) and forward.nin == forward.nout == 1:
+        in_place = _ufunc_in_place(forward)
+    return None if in_place is None else _when_alone(forward, in_place)
+
+
+@functools.cache
+def _ufunc_in_place(ufunc: Any) -> Any:
+    return lambda x: ufunc(x, out=x)
+
+
+@functools.cache
+def _when_alone(forward: Any, in_place: Any) -> Any:
+    """``in_place(x)`` when nothing but the generated forward's local holds ``x`` (no view
+    of it, no other name), else ``forward(x)``: checked on each call."""
+
+    def run(x: Any) -> Any:
+        if (
+            type(x) is _ndarray
+            and x.base is None
+            and x.flags.writeable
+            and _refcount(x) == _TWO_NAMES  # the forward's local and this parameter
+        ):
+            return in_place(x)
+        return forward(x)
+
+    return run
 
 
 def _forward_hint(step: Any) -> str:

@@ -50,6 +50,10 @@ class Recording:
         self.guards = [guard for _, guard in trace.guards]
         self.guard_positions = trace.guards
         self.nbytes = [getattr(value, "nbytes", 0) for value in trace.env]
+        # Each NumPy value's shape and dtype (the generated forward's writes in place).
+        self.layouts = [
+            (value.shape, value.dtype) if type(value) is _ndarray else None for value in trace.env
+        ]
         self.treedef, leaves = _tree_flatten(out)
         self.outputs: list[tuple[str, Any]] = []
         leaf_of_input = {slot: k for k, slot in enumerate(input_slots)}
