@@ -308,6 +308,18 @@ def _check_rules(primitive: Any, inputs: tuple[Any, ...], targets: list[Gradient
                 )
 
 
+def recorded_positions(tensors: Sequence[Any]) -> frozenset[int]:
+    """The positions in ``tensors`` of those :func:`is_recorded` holds for, in one pass."""
+    tapes = [t for t in _active.get() if t._mode is RECORDING or t._mode is FORWARD]
+    if not tapes:
+        return frozenset()
+    return frozenset(
+        k
+        for k, x in enumerate(tensors)
+        if isinstance(x, Tensor) and any(_reads(tape, x) for tape in tapes)
+    )
+
+
 def is_recorded(*tensors: Any) -> bool:
     """Whether some recording tape watches one of ``tensors`` (so ops on them are recorded),
     or a forward-mode tape carries a tangent for one (so ops on them get tangents)."""

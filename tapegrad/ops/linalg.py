@@ -104,6 +104,10 @@ def matmul(x: ArrayLike, y: ArrayLike) -> Tensor:
 
 def _matmul_add_forward(xp: Any, x: Any, y: Any, b: Any) -> Any:
     out = xp.matmul(x, y)
+    if type(out) is np.ndarray and type(b) is np.ndarray and b.dtype == out.dtype:
+        if b.ndim == 1 and out.ndim and b.shape[0] == out.shape[-1]:  # nn.Linear's bias
+            out += b
+            return out
     if type(out) is np.ndarray and np.can_cast(np.result_type(out, b), out.dtype, "no"):
         # In place when the sum keeps the product's dtype and shape, as NumPy itself does
         # for the temporary of ``x @ y + b``: an array and a pass over memory fewer.

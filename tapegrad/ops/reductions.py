@@ -36,6 +36,30 @@ def expand_reduced(g: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdi
     return ops.broadcast_to(g, shape)
 
 
+def peak_of(xp: Any, x: Any, axis: tuple[int, ...]) -> Any:
+    """``max(x, axis, keepdims=True)``: the stabilizer of logsumexp and softmax. NumPy's
+    reduction along a short last axis of many rows (10 classes of a batch) is slow (13 us
+    on (256, 10) float32); the rows as columns of a transposed copy reduce along axis 0,
+    row against row, in 2 us. A maximum is exact: the same values either way."""
+    if (
+        xp is np
+        and type(x) is np.ndarray
+        and x.ndim >= 2
+        and axis == (x.ndim - 1,)
+        and x.shape[-1] <= _SHORT_ROW
+        and x.size >= _SHORT_ROW_MIN_SIZE
+        and x.dtype.kind == "f"
+    ):
+        rows = np.ascontiguousarray(x.reshape(-1, x.shape[-1]).T)
+        return rows.max(axis=0).reshape(*x.shape[:-1], 1)
+    return xp.max(x, axis=axis, keepdims=True)
+
+
+# A last axis this short, in an array this large, is reduced the transposed way (measured
+# on float32: faster for 2 to 48 columns in 256 rows or more, slower for 8 rows).
+_SHORT_ROW, _SHORT_ROW_MIN_SIZE = 48, 512
+
+
 def _ndim(x: Any) -> int:
     return len(shape_of(x))
 
@@ -228,9 +252,9 @@ def min(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:  # n
 
 
 def _logsumexp_forward(xp: Any, x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
-    peak = xp.max(x, axis=axis, keepdims=True)
-    peak = xp.where(xp.isfinite(peak), peak, 0.0)  # rows of -inf stay -inf, not NaN
-    out = xp.log(xp.sum(xp.exp(x - peak), axis=axis, keepdims=True)) + peak
+    top = peak_of(xp, x, axis)
+    top = xp.where(xp.isfinite(top), top, 0.0)  # rows of -inf stay -inf, not NaN
+    out = xp.log(xp.sum(xp.exp(x - top), axis=axis, keepdims=True)) + top
     return out if keepdims else xp.squeeze(out, axis=axis)
 
 

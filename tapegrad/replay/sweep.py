@@ -17,7 +17,7 @@ import numpy as np
 
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.anomaly import anomaly_mode, check_backward
-from tapegrad.core.record import is_recorded
+from tapegrad.core.record import is_recorded, recorded_positions
 from tapegrad.core.sweep_raw import (
     accumulate_raw,
     call_rule_raw,
@@ -49,7 +49,7 @@ class Call:
         self.inputs = inputs
         # The inputs a gradient can be asked for: those some recording tape reads.
         self.wanted = frozenset(
-            k for k, x in enumerate(inputs) if backend.is_floating(x.dtype) and is_recorded(x)
+            k for k in recorded_positions(inputs) if backend.is_floating(inputs[k].dtype)
         )
         self.cache: tuple[int, Any, object | None, dict[int, Any]] | None = None
 

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 from helpers import assert_dtype, assert_matches, axes, separated, value_and_gradients
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import tapegrad as tg
 from tapegrad.testing import gradcheck, gradgradcheck
@@ -283,3 +284,35 @@ def test_logsumexp_gradient_at_huge_values(scale):
         outer.watch(x)
         g = tg.grad(lambda x: tg.logsumexp(x))(x)
     assert g.numpy().tolist() == [0.5, 0.5, 0.0]
+
+
+@settings(deadline=None, max_examples=60)
+@given(
+    st.integers(1, 700),
+    st.integers(1, 60),
+    st.sampled_from([np.float16, np.float32, np.float64]),
+    st.sampled_from([None, "nan", "inf", "-inf"]),
+    st.booleans(),
+)
+def test_the_stabilizer_of_logsumexp_is_numpys_max_for_every_row_width(
+    rows, width, dtype, odd, lead
+):
+    # peak_of reduces a short last axis of many rows the transposed way: a maximum is
+    # exact, so it must equal NumPy's max element for element (NaN rows included).
+    from tapegrad.ops.reductions import peak_of
+
+    rng = np.random.default_rng(rows * 61 + width)
+    x = rng.standard_normal((rows, width)).astype(dtype)
+    if odd is not None:
+        x[rng.integers(0, rows), rng.integers(0, width)] = float(odd)
+        x[0] = float(odd)
+    if lead:
+        x = x.reshape(1, rows, width)
+    axis = (x.ndim - 1,)
+    np.testing.assert_array_equal(peak_of(np, x, axis), np.max(x, axis=axis, keepdims=True))
+    # And logsumexp on such rows is NumPy's formula's value, bit for bit.
+    if odd is None:
+        top = np.max(x, axis=-1, keepdims=True)
+        want = np.log(np.sum(np.exp(x - top), axis=-1, keepdims=True)) + top
+        got = tg.logsumexp(tg.tensor(x), axis=-1, keepdims=True).numpy()
+        np.testing.assert_array_equal(got, want)
