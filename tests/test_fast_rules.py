@@ -201,3 +201,43 @@ def test_raw_branches_match_the_rules_on_tensors(name, data, dtype):
         assert fast.shape == general.shape == inputs[k].shape
         assert fast.dtype == general.dtype
         np.testing.assert_array_equal(fast, general)
+
+
+@pytest.mark.parametrize("primitive", [linalg._matmul, linalg._matmul_add], ids=lambda p: p.name)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@given(data=st.data())
+def test_matrix_rules_match_the_general_rules(primitive, dtype, data):
+    m, k, n = (data.draw(st.integers(1, 6)) for _ in range(3))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    x, y = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((k, n)).astype(dtype)
+    inputs = (x, y) if primitive is linalg._matmul else (x, y, rng.standard_normal(n).astype(dtype))
+    ans = primitive.numpy_forward(*inputs)
+    g = rng.standard_normal(ans.shape).astype(dtype)
+    assert primitive.matrix_vjps is not None and len(primitive.matrix_vjps) == len(inputs)
+    for position in range(len(inputs)):
+        general = primitive.vjps[position](g, ans, *inputs)
+        fast = primitive.matrix_vjps[position](g, ans, *inputs)
+        assert fast.dtype == general.dtype and fast.shape == inputs[position].shape
+        np.testing.assert_array_equal(fast, general)  # the same products, bit for bit
+
+
+def test_the_matrix_rules_are_inlined_in_a_replay_and_not_used_for_other_shapes():
+    def f(x, w, v):
+        return tg.sum((x @ w) @ v)
+
+    rng = np.random.default_rng(2)
+    for shapes in ([(5, 4), (4, 3), (3, 2)], [(2, 5, 4), (4, 3), (3,)]):
+        args = [tg.tensor(rng.standard_normal(s)) for s in shapes]
+        compiled = tg.compile(f)
+        for _ in range(3):
+            with tg.GradientTape() as tape:
+                tape.watch(args)
+                out = compiled(*args)
+            got = tape.gradient(out, args)
+        with tg.GradientTape() as tape:
+            tape.watch(args)
+            out = f(*args)
+        for g, e in zip(got, tape.gradient(out, args)):
+            np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-13)
+        inlined = ".T)" in compiled.source(*args).split("def sweep")[1]
+        assert inlined == (len(shapes[0]) == 2)  # batched or vector operands: the general rules

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+_NESTS = (dict, list, tuple)
+
 
 def flatten(nest: Any) -> list[Any]:
     """The leaves of ``nest`` in order: dict values by key order, list and tuple items.
@@ -16,6 +18,8 @@ def flatten(nest: Any) -> list[Any]:
     >>> flatten({"a": [1, (2, 3)], "b": 4})
     [1, 2, 3, 4]
     """
+    if type(nest) is list and not any(isinstance(item, _NESTS) for item in nest):
+        return nest.copy()  # (a list of leaves, as model.trainable_variables: at once)
     if isinstance(nest, dict):
         return [leaf for key in nest for leaf in flatten(nest[key])]
     if isinstance(nest, (list, tuple)):
@@ -29,6 +33,8 @@ def pack(structure: Any, leaves: Iterator[Any]) -> Any:
     >>> pack({"a": [0, (0, 0)], "b": 0}, iter([1, 2, 3, 4]))
     {'a': [1, (2, 3)], 'b': 4}
     """
+    if type(structure) is list and not any(isinstance(item, _NESTS) for item in structure):
+        return [next(leaves) for _ in structure]
     if isinstance(structure, dict):
         return {key: pack(structure[key], leaves) for key in structure}
     if isinstance(structure, list):

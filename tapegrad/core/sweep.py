@@ -384,7 +384,12 @@ def _seeds(target: Any, output_gradients: Any) -> list[Any]:
                     "be real: differentiate a real function of it (tg.abs(y) ** 2, tg.real(y)), "
                     "or pass output_gradients, the gradient of a real loss with respect to it"
                 )
-        return [ops.ones_like(t) if isinstance(t, Tensor) else None for t in targets]
+        return [
+            (Tensor(np.ones_like(t._data)) if type(t._data) is np.ndarray else ops.ones_like(t))
+            if isinstance(t, Tensor)
+            else None
+            for t in targets
+        ]
     given = flatten(output_gradients)
     if len(given) != len(targets):
         raise ValueError(

@@ -81,20 +81,14 @@ class Module:
         Module lengthens such a name (``weight`` becomes ``fc1.weight``), a name given by
         the user stays.
         """
+        found: list[tuple[str, Variable]] = []
+        _collect(self, "", found)  # (a list, not nested generators: a training step asks)
         seen: set[int] = set()
-        for name, v in self._named_variables(""):
+        for name, v in found:
             if id(v) not in seen:
                 seen.add(id(v))
                 _name_variable(v, name)
                 yield name, v
-
-    def _named_variables(self, prefix: str) -> Iterator[tuple[str, Variable]]:
-        for name, value in vars(self).items():
-            for suffix, item in _walk(value):
-                if isinstance(item, Variable):
-                    yield prefix + name + suffix, item
-                elif isinstance(item, Module):
-                    yield from item._named_variables(prefix + name + suffix + ".")
 
     @property
     def variables(self) -> list[Variable]:
@@ -254,7 +248,29 @@ class Module:
 _walk_named: weakref.WeakValueDictionary[int, Variable] = weakref.WeakValueDictionary()
 
 
+def _collect(value: Any, path: str, found: list[tuple[str, Variable]]) -> None:
+    """Append (dotted path, Variable) for each Variable in ``value``: a Module's attributes
+    (in the order they were set), and the items of lists, tuples and dicts, depth first."""
+    if isinstance(value, Module):
+        prefix = path + "." if path else ""
+        for name, item in vars(value).items():
+            if isinstance(item, Variable):
+                found.append((prefix + name, item))
+            elif isinstance(item, (Module, list, tuple, dict)):
+                _collect(item, prefix + name, found)
+    elif isinstance(value, Variable):
+        found.append((path, value))
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _collect(item, f"{path}.{i}", found)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _collect(item, f"{path}.{key}", found)
+
+
 def _name_variable(v: Variable, path: str) -> None:
+    if v.name == path:
+        return
     if v.name is None or (_walk_named.get(id(v)) is v and path.endswith("." + v.name)):
         v.name = path
         _walk_named[id(v)] = v

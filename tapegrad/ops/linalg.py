@@ -86,6 +86,7 @@ _matmul.defvjp(
     lambda g, ans, x, y: _matmul_vjp(0, g, ans, x, y),
     lambda g, ans, x, y: _matmul_vjp(1, g, ans, x, y),
 ).saves(0, 1)
+_matmul.defvjp_matrices(lambda g, ans, x, y: g @ y.T, lambda g, ans, x, y: x.T @ g)
 Tensor.__matmul__ = binary_call(_matmul, depth=2)  # x @ y (see Tensor's operators)
 
 
@@ -132,14 +133,18 @@ def _matmul_add_vjp(argnum: int, g: Any, ans: Any, x: Any, y: Any, b: Any) -> An
     return _matmul_vjp(argnum, g, ans, x, y)
 
 
+_bias_vjp = lambda g, ans, x, y, b: unbroadcast(g, shape_of(b))  # noqa: E731 (inlined)
 _matmul_add = Primitive(
     "matmul_add", _matmul_add_forward, explain=_explain_matmul, complex_rules=True
 ).defvjp(
     lambda g, ans, x, y, b: _matmul_add_vjp(0, g, ans, x, y, b),
     lambda g, ans, x, y, b: _matmul_add_vjp(1, g, ans, x, y, b),
-    lambda g, ans, x, y, b: unbroadcast(g, shape_of(b)),
+    _bias_vjp,
 )
 _matmul_add.saves(0, 1)
+_matmul_add.defvjp_matrices(
+    lambda g, ans, x, y, b: g @ y.T, lambda g, ans, x, y, b: x.T @ g, _bias_vjp
+)
 
 
 def matmul_add(x: ArrayLike, y: ArrayLike, b: ArrayLike) -> Tensor:

@@ -112,6 +112,11 @@ class Optimizer:
             if g is None:
                 continue
             g = raw(g)
+            p = v._data
+            if type(g) is np.ndarray and type(p) is np.ndarray and g.shape == p.shape:
+                # The common case, checked at once: a NumPy gradient of the right shape.
+                work.append((v, g if g.dtype == p.dtype else g.astype(p.dtype), self.state[k], np))
+                continue
             if not hasattr(g, "shape"):  # a list or a Python number
                 try:
                     g = np.asarray(g, dtype=v.dtype)
@@ -132,7 +137,7 @@ class Optimizer:
         lr = self.learning_rate
         for v, g, state, xp in work:
             state["step"] = state.get("step", 0) + 1
-            if backend.is_complex(v.dtype):  # as two real parameters: PyTorch's view_as_real
+            if backend.is_complex(v._data.dtype):  # as two real parameters: PyTorch's view_as_real
                 new = self._updated(xp, _as_real(xp, v._data), _as_real(xp, g), state, lr)
                 v.assign(new[..., 0] + 1j * new[..., 1])
             else:

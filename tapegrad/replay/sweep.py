@@ -116,6 +116,9 @@ class _Plan:
                 continue
             targets = []
             shortcuts = step.primitive.same_shape_vjps
+            matrices = step.primitive.matrix_vjps
+            if matrices is not None and not _real_matrices(env, (*step.args[:2], step.out)):
+                matrices = None
             for position, a in enumerate(step.args):
                 rule = step.primitive.rule(position) if a in depends else None
                 if rule is not None:
@@ -126,6 +129,8 @@ class _Plan:
                         and env[step.out].dtype.kind != "c"
                     ):
                         rule = shortcuts[position]
+                    elif matrices is not None:
+                        rule = matrices[position]
                     targets.append([position, a, rule, None])  # None: result needs no fix
                     needed.add(a)
             self.steps.append((step, targets))
@@ -140,6 +145,13 @@ class _Plan:
         read = {a for step, _ in self.steps for a in (*step.args, step.out)}
         read |= {slot for step, _ in self.steps for _, _, slot in step.refs}
         self.unread = [s.out for s in recording.steps if s.out not in read]
+
+
+def _real_matrices(env: list[Any], slots: tuple[int, ...]) -> bool:
+    """Whether the values in ``slots`` are all real 2-d NumPy arrays (Primitive.defvjp_matrices)."""
+    return all(
+        type(env[s]) is _ndarray and env[s].ndim == 2 and env[s].dtype.kind == "f" for s in slots
+    )
 
 
 def _plan(recording: Any, env: list[Any], out_slot: int, sources: tuple[int, ...]) -> _Plan:
