@@ -67,6 +67,16 @@ def running_rules() -> Iterator[None]:
         _in_rules.reset(token)
 
 
+def enter_rules() -> Any:
+    """:func:`running_rules` without the context manager (the sweep's hot path): its token."""
+    return _in_rules.set(True)
+
+
+def leave_rules(token: Any) -> None:
+    """The end of :func:`enter_rules`."""
+    _in_rules.reset(token)
+
+
 def in_rules() -> bool:
     """Whether a reverse sweep is running its rules (forward checks are paused)."""
     return _in_rules.get()

@@ -13,7 +13,7 @@ import numpy as np
 
 from tapegrad.backends import namespaces as backend
 from tapegrad.core import anomaly, explain
-from tapegrad.core.active import TRACING, _active
+from tapegrad.core.active import SWEEPING, TRACING, _active
 from tapegrad.core.batched import Batched, BatchedValueError
 from tapegrad.core.entry import INPUTS, OUTPUT, Entry
 from tapegrad.core.hooks import ops
@@ -26,13 +26,14 @@ from tapegrad.core.sweep_raw import (
     nested_recording,
     sweep_raw,
 )
-from tapegrad.core.tensor import Tensor, Variable
+from tapegrad.core.tensor import Tensor, Variable, _serials
 from tapegrad.wording import count
 
 if TYPE_CHECKING:
     from tapegrad.core.tape import GradientTape
 
 UNCONNECTED = ("none", "zero", "raise")
+_new = object.__new__
 
 # tg.vmap's fallback for a gradient rule that reads values inside vmap: it runs the rule
 # once per example (set by tapegrad/transforms/vmap, as the NumPy namespace's).
@@ -186,9 +187,16 @@ class _Plan:
     def may_connect(self) -> bool:
         """False when no source can have a gradient: none is watched, or no target was
         computed from a watched value (cheap: no walk of the tape)."""
-        return any(s._id in self.depends for s in self.sources) and any(
-            t._id in self.depends for t in self.targets
-        )
+        depends = self.depends
+        for t in self.targets:
+            if t._id in depends:
+                break
+        else:
+            return False
+        for s in self.sources:
+            if s._id in depends:
+                return True
+        return False
 
     @property
     def on_path(self) -> list[int]:
@@ -231,7 +239,10 @@ class _Plan:
         """A RuntimeError if a Variable on the path changed after the tape read it."""
         # Versions only grow: if every Variable is as the tape first saw it, no entry
         # read an older value.
-        if all(var.version == version for var, version in self.tape._first_versions.values()):
+        for var, version in self.tape._first_versions.values():
+            if var.version != version:
+                break
+        else:
             return
         entries = self.tape._entries
         on_path: set[int] | None = None
@@ -271,25 +282,35 @@ class _Plan:
                     accumulate_raw(cotangents, owned, t._id, seed._data)
                 else:
                     _accumulate(cotangents, t._id, seed)
-        entries = self.tape._entries
+        tape, entries = self.tape, self.tape._entries
         token = frees.set(free)
         sweep_token = current_sweep.set(object())
+        # The tape paused and the rules marked as running (tape._paused() and
+        # anomaly.running_rules(), spelled out: a training step's every gradient passes here).
+        mode, tape._mode = tape._mode, SWEEPING
+        rules_token = anomaly.enter_rules()
         try:
-            with self.tape._paused(), anomaly.running_rules():
-                if raw_mode:
-                    sweep_raw(entries, cotangents, owned, self.depends, self.source_ids, free)
-                else:
-                    self._sweep_tensors(cotangents, free)
+            if raw_mode:
+                sweep_raw(entries, cotangents, owned, self.depends, self.source_ids, free)
+            else:
+                self._sweep_tensors(cotangents, free)
         except BaseException:
             if free:  # some entries are gone: the tape cannot give another (wrong) answer
-                self.tape._entries = []
-                self.tape._used = True
+                tape._entries = []
+                tape._used = True
             raise
         finally:
+            anomaly.leave_rules(rules_token)
+            tape._mode = mode
             current_sweep.reset(sweep_token)
             frees.reset(token)
         if raw_mode:
-            return {key: Tensor(g) for key, g in cotangents.items()}
+            wrapped = {}
+            for key, g in cotangents.items():
+                t = _new(Tensor)  # Tensor(g) without the __init__ frame
+                t._data, t._id = g, next(_serials)
+                wrapped[key] = t
+            return wrapped
         return cotangents
 
     def _sweep_tensors(self, cotangents: dict, free: bool) -> None:

@@ -53,7 +53,10 @@ def sweep_frees() -> bool:
 def nested_recording() -> bool:
     """Whether some active tape records, or carries tangents (forward mode), so that
     gradient rules must run on Tensors."""
-    return any(t._mode is RECORDING or t._mode is FORWARD for t in _active.get())
+    for t in _active.get():
+        if t._mode is RECORDING or t._mode is FORWARD:
+            return True
+    return False
 
 
 def sweep_raw(
