@@ -18,7 +18,7 @@ def flatten(nest: Any) -> list[Any]:
     >>> flatten({"a": [1, (2, 3)], "b": 4})
     [1, 2, 3, 4]
     """
-    if type(nest) is list and not any(isinstance(item, _NESTS) for item in nest):
+    if type(nest) is list and _flat(nest):
         return nest.copy()  # (a list of leaves, as model.trainable_variables: at once)
     if isinstance(nest, dict):
         return [leaf for key in nest for leaf in flatten(nest[key])]
@@ -33,7 +33,7 @@ def pack(structure: Any, leaves: Iterator[Any]) -> Any:
     >>> pack({"a": [0, (0, 0)], "b": 0}, iter([1, 2, 3, 4]))
     {'a': [1, (2, 3)], 'b': 4}
     """
-    if type(structure) is list and not any(isinstance(item, _NESTS) for item in structure):
+    if type(structure) is list and _flat(structure):
         return [next(leaves) for _ in structure]
     if isinstance(structure, dict):
         return {key: pack(structure[key], leaves) for key in structure}
@@ -44,3 +44,11 @@ def pack(structure: Any, leaves: Iterator[Any]) -> Any:
         # A namedtuple keeps its type, as in JAX and tf.nest; its constructor takes fields.
         return type(structure)(*items) if hasattr(structure, "_fields") else tuple(items)
     return next(leaves)
+
+
+def _flat(items: list[Any]) -> bool:
+    """Whether no item of ``items`` is itself a nest."""
+    for item in items:
+        if isinstance(item, _NESTS):
+            return False
+    return True

@@ -131,8 +131,10 @@ def _read_unwatched(tape: GradientTape, x: Variable) -> None:
     """``tape`` records an entry that reads ``x``, which it does not watch: it watches
     ``x`` if it reads it (an accessed Variable), else notes the version read (the sweep
     compares it with the current version before it checks any entry's)."""
-    if _reads(tape, x):
-        tape._add_watched(x)
+    dtype = x._data.dtype
+    floating = dtype.kind in "fc" if isinstance(dtype, np.dtype) else backend.is_floating(dtype)
+    if tape.watch_accessed_variables and x.trainable and floating:
+        tape._add_watched(x)  # (what _reads(tape, x) says of an unwatched Variable)
     else:
         tape._first_versions.setdefault(x._id, (x, x.version))
 
@@ -311,13 +313,15 @@ def _check_rules(primitive: Any, inputs: tuple[Any, ...], targets: list[Gradient
 def recorded_positions(tensors: Sequence[Any]) -> frozenset[int]:
     """The positions in ``tensors`` of those :func:`is_recorded` holds for, in one pass."""
     tapes = [t for t in _active.get() if t._mode is RECORDING or t._mode is FORWARD]
-    if not tapes:
-        return frozenset()
-    return frozenset(
-        k
-        for k, x in enumerate(tensors)
-        if isinstance(x, Tensor) and any(_reads(tape, x) for tape in tapes)
-    )
+    found = []
+    if tapes:
+        for k, x in enumerate(tensors):  # (plain loops: a replayed call's every step asks)
+            if isinstance(x, Tensor):
+                for tape in tapes:
+                    if x._id in tape._watched or _reads(tape, x):
+                        found.append(k)
+                        break
+    return frozenset(found)
 
 
 def is_recorded(*tensors: Any) -> bool:

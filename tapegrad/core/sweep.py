@@ -64,7 +64,9 @@ def gradient(
         reason = explain.why_unconnected(tape, flat_sources[0], targets)
     # Under detect_anomaly the entries stay to the end: the tape can be printed after an error.
     cotangents = plan.sweep(seeds, free=not tape.persistent and not anomaly.anomaly_mode())
-    results = [_result(cotangents.get(s._id), s, unconnected_gradients) for s in flat_sources]
+    results = [cotangents.get(s._id) for s in flat_sources]
+    if unconnected_gradients == "zero":
+        results = [_result(g, s, unconnected_gradients) for g, s in zip(results, flat_sources)]
     if unconnected_gradients == "none" and flat_sources and all(r is None for r in results):
         _warn_all_none(flat_sources, reason)
     _finish(tape)

@@ -351,12 +351,12 @@ def tensor(data: Any, dtype: Any = None, device: str | None = None) -> Tensor:
 
 def _reads(tape: Any, x: Tensor) -> bool:
     """Whether an op reading ``x`` is recorded on ``tape``: watched, or an accessed Variable."""
-    return x._id in tape._watched or (
-        tape.watch_accessed_variables
-        and type(x) is Variable
-        and x.trainable
-        and backend.is_floating(x.dtype)
-    )
+    if x._id in tape._watched:
+        return True
+    if not tape.watch_accessed_variables or type(x) is not Variable or not x.trainable:
+        return False
+    dtype = x._data.dtype
+    return dtype.kind in "fc" if isinstance(dtype, np.dtype) else backend.is_floating(dtype)
 
 
 def note_escape(t: Tensor, how: str) -> None:

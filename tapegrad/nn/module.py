@@ -81,24 +81,31 @@ class Module:
         Module lengthens such a name (``weight`` becomes ``fc1.weight``), a name given by
         the user stays.
         """
+        yield from self._named_list()
+
+    def _named_list(self) -> list[tuple[str, Variable]]:
+        # (A list, not nested generators: a training step asks for it every step.)
         found: list[tuple[str, Variable]] = []
-        _collect(self, "", found)  # (a list, not nested generators: a training step asks)
+        _collect(self, "", found)
         seen: set[int] = set()
+        unique = []
         for name, v in found:
             if id(v) not in seen:
                 seen.add(id(v))
-                _name_variable(v, name)
-                yield name, v
+                if v.name != name:
+                    _name_variable(v, name)
+                unique.append((name, v))
+        return unique
 
     @property
     def variables(self) -> list[Variable]:
         """All Variables, trainable or not, in a stable order."""
-        return [v for _, v in self.named_variables()]
+        return [v for _, v in self._named_list()]
 
     @property
     def trainable_variables(self) -> list[Variable]:
         """The trainable Variables, in the order their attributes were first set."""
-        return [v for _, v in self.named_variables() if v.trainable]
+        return [v for _, v in self._named_list() if v.trainable]
 
     def modules(self) -> Iterator[Module]:
         """This Module and every sub-Module, depth first."""
@@ -269,8 +276,6 @@ def _collect(value: Any, path: str, found: list[tuple[str, Variable]]) -> None:
 
 
 def _name_variable(v: Variable, path: str) -> None:
-    if v.name == path:
-        return
     if v.name is None or (_walk_named.get(id(v)) is v and path.endswith("." + v.name)):
         v.name = path
         _walk_named[id(v)] = v

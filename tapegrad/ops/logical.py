@@ -277,7 +277,15 @@ def _truth_reduction(name: str) -> Primitive:
             x = x != 0  # the array API reduces booleans only
         return getattr(xp, name)(x, axis=axis, keepdims=keepdims)
 
-    return Primitive(name, forward, differentiable=False)
+    # On NumPy arrays, the ufunc's reduce that np.all/np.any call (without their two Python
+    # frames): the same result for every dtype.
+    reduce = (np.logical_and if name == "all" else np.logical_or).reduce
+    return Primitive(
+        name,
+        forward,
+        differentiable=False,
+        numpy=lambda x, axis, keepdims: reduce(x, axis=axis, keepdims=keepdims),
+    )
 
 
 _all = _truth_reduction("all")

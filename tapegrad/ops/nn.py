@@ -44,6 +44,9 @@ def softmax(x: Any, axis: int = -1) -> Tensor:
 # (log_softmax, take_along_axis, a mask, a sum, a division) were ten entries and rules.
 
 
+_sum, _all = np.add.reduce, np.logical_and.reduce
+
+
 def _nll_rows(xp: Any, x: Any, index: Any, kept: Any) -> Any:
     """Per row of logits ``x (..., C)``: ``logsumexp(x) - x[index]``, 0 where not kept."""
     peak = xp.max(x, axis=-1, keepdims=True)
@@ -55,13 +58,14 @@ def _nll_rows(xp: Any, x: Any, index: Any, kept: Any) -> Any:
 
 def _cross_entropy_forward(xp: Any, x: Any, index: Any, kept: Any, mean: bool) -> Any:
     if xp is np and x.ndim == 2 and index.ndim == 1:  # the common case, with fewer passes
+        # (ufuncs' reduce, not the methods .sum()/.all(): the same values, no Python frames)
         peak = peak_of(np, x, (1,))
-        if not np.isfinite(peak).all():
+        if not _all(np.isfinite(peak), axis=None):
             peak = np.where(np.isfinite(peak), peak, 0.0)
         shifted = x - peak
-        rows = np.log(np.exp(shifted).sum(axis=1))
+        rows = np.log(_sum(np.exp(shifted), axis=1))
         rows -= shifted[np.arange(x.shape[0]), index]
-        total = (rows if kept.all() else np.where(kept, rows, 0.0)).sum()
+        total = _sum(rows if _all(kept, axis=None) else np.where(kept, rows, 0.0), axis=None)
     else:
         total = xp.sum(_nll_rows(xp, x, index, kept))
     return total / xp.sum(xp.astype(kept, x.dtype)) if mean else total
@@ -70,13 +74,13 @@ def _cross_entropy_forward(xp: Any, x: Any, index: Any, kept: Any, mean: bool) -
 def _cross_entropy_vjp(g: Any, ans: Any, x: Any, index: Any, kept: Any, mean: bool) -> Any:
     if type(g) is np.ndarray and type(x) is np.ndarray and x.ndim == 2:  # raw mode, in place
         peak = peak_of(np, x, (1,))
-        if not np.isfinite(peak).all():
+        if not _all(np.isfinite(peak), axis=None):
             peak = np.where(np.isfinite(peak), peak, 0.0)
         e = np.exp(x - peak)
-        e /= e.sum(axis=1, keepdims=True)
+        e /= _sum(e, axis=1, keepdims=True)
         index, kept = raw(index), raw(kept)
         e[np.arange(x.shape[0]), index] -= 1.0
-        if kept.all():  # every row: one scale
+        if _all(kept, axis=None):  # every row: one scale
             e *= g / x.shape[0] if mean else g
             return e
         scale = kept.astype(x.dtype)

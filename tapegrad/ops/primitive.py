@@ -412,7 +412,7 @@ def unbroadcast(g: Any, shape: tuple[int, ...]) -> Any:
         ):
             rows = math.prod(g.shape[: len(axes)])
             return np.matmul(_ones(rows, g.dtype), g.reshape(rows, -1)).reshape(shape)
-        return g.sum(axis=axes, keepdims=True).reshape(shape)
+        return np.add.reduce(g, axis=axes, keepdims=True).reshape(shape)  # (g.sum's reduce)
     from tapegrad.ops.reductions import sum as _sum
     from tapegrad.ops.shape import reshape
 

@@ -28,8 +28,7 @@ import numpy as np
 from tapegrad import peers
 from tapegrad.backends import blas
 from tapegrad.backends import namespaces as backend
-from tapegrad.core.tensor import Variable
-from tapegrad.ops.primitive import raw
+from tapegrad.core.tensor import Tensor, Variable
 from tapegrad.optim import state as saved_state
 from tapegrad.optim.state import check_range as _check_range
 from tapegrad.wording import a, count
@@ -111,7 +110,8 @@ class Optimizer:
         for k, (v, g) in enumerate(zip(self.variables, grads)):
             if g is None:
                 continue
-            g = raw(g)
+            if isinstance(g, Tensor):
+                g = g._data
             p = v._data
             if type(g) is np.ndarray and type(p) is np.ndarray and g.shape == p.shape:
                 # The common case, checked at once: a NumPy gradient of the right shape.
@@ -137,7 +137,9 @@ class Optimizer:
         lr = self.learning_rate
         for v, g, state, xp in work:
             state["step"] = state.get("step", 0) + 1
-            if backend.is_complex(v._data.dtype):  # as two real parameters: PyTorch's view_as_real
+            dtype = v._data.dtype
+            if dtype.kind == "c" if isinstance(dtype, np.dtype) else backend.is_complex(dtype):
+                # as two real parameters: PyTorch's view_as_real
                 new = self._updated(xp, _as_real(xp, v._data), _as_real(xp, g), state, lr)
                 v.assign(new[..., 0] + 1j * new[..., 1])
             else:
@@ -329,7 +331,9 @@ class SGD(Optimizer):
     def _update_in_place(self, p: Any, g: Any, state: dict[str, Any], lr: float) -> bool:
         if g.dtype != p.dtype:  # (apply_gradients has cast it: the step keeps p's dtype)
             return False
-        blas.subtract_scaled(p, lr, self._direction(p, g, state))  # one pass: BLAS's axpy
+        if self.weight_decay or self.momentum:
+            g = self._direction(p, g, state)
+        blas.subtract_scaled(p, lr, g)  # one pass: BLAS's axpy
         return True
 
 

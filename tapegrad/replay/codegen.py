@@ -243,7 +243,7 @@ def forward_code(recording: Any, kept: Any = None) -> tuple[Any, str] | None:
         else:
             forward = scope.bind(step.forward, f"{name}_forward")
             call = f"{forward}({scope.bind(step.xp, 'xp')}, {args}{params})"
-        if step.ndim == 0 or step.params or len(step.args) > 2:
+        if step.ndim == 0:  # a NumPy scalar back as a 0-d array (larger results are arrays)
             call = f"{scope.bind(as_array, 'as_array')}({call})"
         lines.append(f"    v{step.out} = {call}")
         emit_guards(index)

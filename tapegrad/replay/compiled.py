@@ -132,16 +132,18 @@ class Compiled:
         leaves, computed = recording.outputs_of(env, inputs)
         tapes = _active.get()
         if tapes and computed:
-            from tapegrad.replay.sweep import Call
+            from tapegrad.replay.sweep import Call, wanted_inputs
 
             variables = [v for _, v in recording.variables]
             call = Call(recording, env, [*inputs, *variables], kept)
             if recording.real_only:
+                call.wanted = wanted_inputs(call.inputs)
                 _check_complex_rules(recording, call)
+            arrays = [x._data for x in call.inputs]
             for j in computed:
-                arrays = [x._data for x in call.inputs]
                 params = {"call": call, "output": j}
                 record(recording.primitive, call.inputs, arrays, leaves[j], params, tapes)
+            call.wanted = wanted_inputs(call.inputs)  # after record(): the Variables watched
         return _tree_unflatten(recording.treedef, iter(leaves))
 
     def source(self, *args: Any, **kwargs: Any) -> str:

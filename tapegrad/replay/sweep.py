@@ -47,14 +47,24 @@ class Call:
         self.env = env
         self.kept = kept  # the slots env holds (None: all)
         self.inputs = inputs
-        # The inputs a gradient can be asked for: those some recording tape reads.
-        self.wanted = frozenset(
-            k for k in recorded_positions(inputs) if backend.is_floating(inputs[k].dtype)
-        )
+        # The inputs a gradient can be asked for: wanted_inputs(), once the call's entry is
+        # recorded.
+        self.wanted: frozenset[int] = frozenset()
         self.cache: tuple[int, Any, object | None, dict[int, Any]] | None = None
 
     def __repr__(self) -> str:
         return f"<replay of {self.recording.name}>"
+
+
+def wanted_inputs(inputs: list[Tensor]) -> frozenset[int]:
+    """The inputs a gradient can be asked for: floating ones some recording tape reads
+    (cheapest once the call's entry is recorded: the Variables it read are watched)."""
+    found = []
+    for k in recorded_positions(inputs):
+        dtype = inputs[k]._data.dtype
+        if dtype.kind in "fc" if isinstance(dtype, np.dtype) else backend.is_floating(dtype):
+            found.append(k)
+    return frozenset(found)
 
 
 def compiled_vjp(k: int, g: Any, ans: Any, *inputs: Any, call: Call, output: int) -> Any:
@@ -82,7 +92,7 @@ def compiled_vjp(k: int, g: Any, ans: Any, *inputs: Any, call: Call, output: int
 
 def _slots(call: Call) -> list[int]:
     recording = call.recording
-    return [*recording.input_slots, *(slot for slot, _ in recording.variables)]
+    return [*recording.input_slots, *[slot for slot, _ in recording.variables]]
 
 
 class _Plan:
