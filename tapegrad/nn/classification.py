@@ -72,9 +72,15 @@ def _labels(labels: Any, x: Tensor, op: str, ignore_index: int) -> _Labels:
             f"expected labels of shape {expected}"
         )
     num_classes = x.shape[0] if x.ndim == 1 else x.shape[1]
+    size = math.prod(shape)
+    # The common case: every label a class, none ignored (ignore_index is no class), told
+    # from the smallest and the largest label alone.
+    none_ignored = size > 0 and not 0 <= ignore_index < num_classes
     if isinstance(labels, Tensor) and tracing():
         # Recorded, and read by bool(): guards, which a replay checks on its labels.
         flat = ops.reshape(labels, (-1,))
+        if none_ignored and bool((ops.min(flat) >= 0) & (ops.max(flat) < num_classes)):
+            return _Labels(shape, np.ones(size, bool), flat, True)
         kept = flat != ignore_index
         valid = ops.logical_or(ops.logical_and(flat >= 0, flat < num_classes), ~kept)
         if bool(ops.all(valid)):
@@ -84,6 +90,9 @@ def _labels(labels: Any, x: Tensor, op: str, ignore_index: int) -> _Labels:
     # recorded ops on the Tensor, so that each example reads its own.
     found = host(labels._data.value if batched else labels)
     flat_found = found.reshape(-1)
+    if none_ignored and not batched and found.dtype.kind in "iu":
+        if np.minimum.reduce(flat_found) >= 0 and np.maximum.reduce(flat_found) < num_classes:
+            return _Labels(shape, np.ones(size, bool), flat_found, True)
     kept_found = flat_found != ignore_index
     chosen = flat_found[kept_found]
     if chosen.size and (chosen.min() < 0 or chosen.max() >= num_classes):

@@ -216,6 +216,8 @@ def _extremum_vjp(g: Tensor, ans: Tensor, x: Any, axis: tuple[int, ...], keepdim
 _max = Primitive(
     "max",
     lambda xp, x, axis, keepdims: xp.max(x, axis=axis, keepdims=keepdims),
+    # np.max's own reduce, without its two Python frames: the same values
+    numpy=lambda x, axis, keepdims: np.maximum.reduce(x, axis=axis, keepdims=keepdims),
     complex_rules=False,
 ).defvjp(_extremum_vjp)
 
@@ -236,6 +238,7 @@ def max(x: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Tensor:  # n
 _min = Primitive(
     "min",
     lambda xp, x, axis, keepdims: xp.min(x, axis=axis, keepdims=keepdims),
+    numpy=lambda x, axis, keepdims: np.minimum.reduce(x, axis=axis, keepdims=keepdims),
     complex_rules=False,
 ).defvjp(_extremum_vjp)
 
