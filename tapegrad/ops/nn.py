@@ -7,6 +7,7 @@ and their gradients (any order) come from its rule.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -63,21 +64,51 @@ def _cross_entropy_forward(xp: Any, x: Any, index: Any, kept: Any, mean: bool) -
         if not _all(np.isfinite(peak), axis=None):
             peak = np.where(np.isfinite(peak), peak, 0.0)
         shifted = x - peak
-        rows = np.log(_sum(np.exp(shifted), axis=1))
+        e = np.exp(shifted)
+        sums = _sum(e, axis=1, keepdims=True)
+        if x.nbytes <= _STASH_BYTES:
+            _stash(x, e, sums)
+        rows = np.log(sums[:, 0])
         rows -= shifted[np.arange(x.shape[0]), index]
-        total = _sum(rows if _all(kept, axis=None) else np.where(kept, rows, 0.0), axis=None)
+        if _all(kept, axis=None):
+            total = _sum(rows, axis=None)
+            return total / x.shape[0] if mean else total  # (the sum of N ones is N)
+        total = _sum(np.where(kept, rows, 0.0), axis=None)
     else:
         total = xp.sum(_nll_rows(xp, x, index, kept))
     return total / xp.sum(xp.astype(kept, x.dtype)) if mean else total
 
 
+# The forward's exp(x - peak) and its row sums, kept for the gradient rule while the logits
+# live (a weak reference: the entry goes with them): the rule's exp, max and sum are then
+# not done twice. Only for logits this small: a large vocabulary would keep a second array
+# of their size.
+_STASH_BYTES = 1 << 20
+_stashed: dict[int, tuple[Any, Any, Any]] = {}
+
+
+def _stash(x: Any, e: Any, sums: Any) -> None:
+    key = id(x)
+    _stashed[key] = (weakref.ref(x, lambda _: _stashed.pop(key, None)), e, sums)
+
+
+def _softmax_stashed(x: Any) -> Any:
+    """softmax(x) along axis 1 from the forward's stash (a new array), or None."""
+    found = _stashed.get(id(x))
+    if found is None or found[0]() is not x:
+        return None
+    return found[1] / found[2]
+
+
 def _cross_entropy_vjp(g: Any, ans: Any, x: Any, index: Any, kept: Any, mean: bool) -> Any:
     if type(g) is np.ndarray and type(x) is np.ndarray and x.ndim == 2:  # raw mode, in place
-        peak = peak_of(np, x, (1,))
-        if not _all(np.isfinite(peak), axis=None):
-            peak = np.where(np.isfinite(peak), peak, 0.0)
-        e = np.exp(x - peak)
-        e /= _sum(e, axis=1, keepdims=True)
+        e = _softmax_stashed(x)
+        if e is None:
+            peak = peak_of(np, x, (1,))
+            if not _all(np.isfinite(peak), axis=None):
+                peak = np.where(np.isfinite(peak), peak, 0.0)
+            e = np.exp(x - peak)
+            e /= _sum(e, axis=1, keepdims=True)
         index, kept = raw(index), raw(kept)
         e[np.arange(x.shape[0]), index] -= 1.0
         if _all(kept, axis=None):  # every row: one scale

@@ -89,3 +89,33 @@ def test_float32_logsumexp_does_not_overflow(backend):
     # exp(100) overflows float32 unless the maximum is subtracted first.
     x = backend.tensor(np.array([100.0, 100.0], dtype=np.float32))
     np.testing.assert_allclose(tg.logsumexp(x).numpy(), 100 + np.log(2), rtol=1e-6)
+
+
+def test_the_cross_entropy_rule_reuses_the_forwards_softmax_and_lets_it_go():
+    import gc
+
+    from tapegrad.ops import nn as nn_ops
+
+    rng = np.random.default_rng(0)
+    logits = tg.tensor(rng.standard_normal((64, 10)).astype(np.float32))
+    labels = rng.integers(0, 10, 64)
+
+    def gradient():
+        with tg.GradientTape() as tape:
+            tape.watch(logits)
+            loss = tg.nn.cross_entropy(logits, labels)
+        return tape.gradient(loss, logits).numpy()
+
+    stashed = gradient()
+    assert id(logits._data) in nn_ops._stashed
+    nn_ops._stashed.clear()  # the rule computes the softmax itself: the same bits
+    with tg.GradientTape() as tape:
+        tape.watch(logits)
+        loss = tg.nn.cross_entropy(logits, labels)
+    nn_ops._stashed.clear()
+    np.testing.assert_array_equal(tape.gradient(loss, logits).numpy(), stashed)
+    gradient()
+    key = id(logits._data)
+    del logits, tape, loss
+    gc.collect()
+    assert key not in nn_ops._stashed  # gone with the logits
