@@ -105,8 +105,10 @@ def sweep_raw(
             key = x._id
             if key not in depends:
                 continue
-            # (a variadic primitive, concatenate, stack, a replayed call: by position)
-            rule = vjps[k] if k < len(vjps) else primitive.rule(k)
+            try:
+                rule = vjps[k]
+            except IndexError:  # a variadic primitive (concatenate, stack)
+                rule = primitive.rule(k)
             if rule is None:  # a non-floating input, such as where's condition
                 continue
             data = arrays[k]
