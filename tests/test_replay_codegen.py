@@ -241,13 +241,20 @@ def _two_relus(p, q, c):
 def test_a_relu_cotangent_read_by_nothing_after_is_written_in_place(f, shapes):
     rng = np.random.default_rng(0)
     args = [tg.tensor(rng.standard_normal(s)) for s in shapes]
+    compiled = _compiled_as_eager(f, args)
+    assert "relu_vjp0_same_shape_in_place(" in compiled.source(*args)
+
+
+def _compiled_as_eager(f, args):
+    """tg.compile(f), its gradients checked against eager's from the first call to the
+    fourth (the generated sweep runs from the third)."""
     want = _watched_gradient(f, args, args)[1]
     compiled = tg.compile(f)
     for _ in range(4):
         got = _watched_gradient(compiled, args, args)[1]
         for g, e in zip(got, want):
             np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-13)
-    assert "relu_vjp0_same_shape_in_place(" in compiled.source(*args)
+    return compiled
 
 
 def test_the_callers_cotangent_is_never_written_in_place():
@@ -273,12 +280,7 @@ def test_a_large_value_no_rule_reads_is_neither_kept_nor_read():
 
     rng = np.random.default_rng(1)
     args = [tg.tensor(rng.standard_normal(s)) for s in ((64, 40), (40, 300), (300,))]
-    want = _watched_gradient(f, args, args)[1]
-    compiled = tg.compile(f)
-    for _ in range(4):
-        got = _watched_gradient(compiled, args, args)[1]
-        for g, e in zip(got, want):
-            np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-13)
+    compiled = _compiled_as_eager(f, args)
     source = compiled.source(*args)
     assert "unread" in source.split("def sweep")[1]
     recording = compiled.recordings[next(iter(compiled.recordings))][0]

@@ -70,9 +70,9 @@ class Recording:
         # Its rules are the recorded ones: those of complex steps are checked at each call.
         # One rule per input (the inputs, then the Variables f read), as the sweep finds them.
         arity = len(input_slots) + len(trace.variables)
-        self.primitive = Primitive(
-            f"compiled[{name}]", _never_called, complex_rules=True
-        ).defvjp(*[functools.partial(compiled_vjp, k) for k in range(arity)])
+        self.primitive = Primitive(f"compiled[{name}]", _never_called, complex_rules=True).defvjp(
+            *[functools.partial(compiled_vjp, k) for k in range(arity)]
+        )
         # Steps with complex results whose rules are for real values only (max...): record()
         # refuses to differentiate them, and so does a replay.
         self.real_only = [

@@ -29,8 +29,8 @@ from tapegrad.core.sweep_raw import (
 from tapegrad.core.tape import GradientTape
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import raw
-from tapegrad.replay import codegen
-from tapegrad.replay.codegen import _SKIP, _fixed
+from tapegrad.replay import sweep_code
+from tapegrad.replay.sweep_code import _SKIP, _fixed
 
 _ndarray = np.ndarray
 
@@ -146,7 +146,7 @@ class _Plan:
             self.steps.append((step, targets))
         self.verified = False
         self.table: list[tuple] | None = None  # the verified sweep's rows, built on first use
-        # The verified sweep as generated Python (tapegrad/replay/codegen.py): None until
+        # The verified sweep as generated Python (tapegrad/replay/sweep_code.py): None until
         # generated, False where it cannot be (the interpreted verified sweep serves).
         self.code: Any = None
         self.code_source: str | None = None
@@ -196,7 +196,7 @@ def _raw_vjp(call: Call, output: int, g: Any, wanted: list[int]) -> dict[int, An
             env[slot] = None
     if plan.verified and type(g) is _ndarray and not anomaly_mode():
         if plan.code is None:
-            generated = codegen.sweep_code(plan, env, sources)
+            generated = sweep_code.sweep_code(plan, env, sources)
             plan.code, plan.code_source, plan.code_reads = generated or (False, None, frozenset())
             if plan.code:
                 recording.keep_for_sweeps()
