@@ -57,18 +57,9 @@ def detect_anomaly() -> Iterator[None]:
         _anomaly.reset(token)
 
 
-@contextlib.contextmanager
-def running_rules() -> Iterator[None]:
-    """Marks a reverse sweep: forward checks pause, the sweep checks rule results."""
-    token = _in_rules.set(True)
-    try:
-        yield
-    finally:
-        _in_rules.reset(token)
-
-
 def enter_rules() -> Any:
-    """:func:`running_rules` without the context manager (the sweep's hot path): its token."""
+    """Mark a reverse sweep as running its rules (forward checks pause, the sweep checks
+    rule results), until :func:`leave_rules` with the token this returns."""
     return _in_rules.set(True)
 
 

@@ -287,8 +287,8 @@ class _Plan:
         tape, entries = self.tape, self.tape._entries
         token = frees.set(free)
         sweep_token = current_sweep.set(object())
-        # The tape paused and the rules marked as running (tape._paused() and
-        # anomaly.running_rules(), spelled out: a training step's every gradient passes here).
+        # The tape paused (SWEEPING) and the rules marked as running, in a try block rather
+        # than context managers: a training step's every gradient passes here.
         mode, tape._mode = tape._mode, SWEEPING
         rules_token = anomaly.enter_rules()
         try:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from tapegrad.backends import namespaces as backend
 from tapegrad.core import batched, sweep
-from tapegrad.core.active import RECORDING, STOPPED, SWEEPING, _active
+from tapegrad.core.active import RECORDING, STOPPED, _active
 from tapegrad.core.entry import Entry
 from tapegrad.core.nests import flatten
 from tapegrad.core.tensor import Tensor, Variable
@@ -87,14 +87,6 @@ class GradientTape:
         if not self._entered:
             raise ValueError("GradientTape.stop_recording: the tape is not active")
         previous, self._mode = self._mode, STOPPED
-        try:
-            yield
-        finally:
-            self._mode = previous
-
-    @contextlib.contextmanager
-    def _paused(self) -> Iterator[None]:
-        previous, self._mode = self._mode, SWEEPING
         try:
             yield
         finally:
