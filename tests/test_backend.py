@@ -3,7 +3,7 @@ standard-only gather, scatter-add and einsum, checked against NumPy itself."""
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -215,3 +215,29 @@ def test_variables_assign_in_their_own_namespace():
     v.assign([3.0, 4.0]).assign_add(np.ones(2)).assign_sub(0.5)
     assert isinstance(v.data, type(strict(0.0)))
     assert v.numpy().tolist() == [3.5, 4.5] and v.version == 3
+
+
+@settings(deadline=None)
+@given(
+    shape=st.lists(st.integers(1, 40), min_size=1, max_size=3),
+    data=st.data(),
+    dtype=st.sampled_from([np.float32, np.float64]),
+)
+def test_sums_over_leading_axes_are_gemv_within_the_summation_error_bound(shape, data, dtype):
+    from tapegrad.backends import blas
+
+    count = data.draw(st.integers(1, len(shape)))
+    g = np.random.default_rng(sum(shape)).standard_normal(shape).astype(dtype) + 0.5
+    got = blas.sum_leading(g, count)
+    if g.size < blas.GEMV_MIN_SIZE:
+        assert got is None  # NumPy's reduction for small arrays
+        return
+    axes = tuple(range(count))
+    exact = g.astype(np.float64).sum(axis=axes)
+    assert got.shape == tuple(shape[count:]) and got.dtype == dtype
+    # The error bound of any order of summing n terms in the dtype: (n - 1) eps sum |g|.
+    rows = int(np.prod(shape[:count]))
+    bound = (rows - 1) * np.finfo(dtype).eps * np.abs(g).astype(np.float64).sum(axis=axes)
+    assert np.all(np.abs(got - exact) <= bound + np.finfo(dtype).tiny)
+    strided = g[..., ::-1] if g.shape[-1] > 1 else None  # not C-contiguous: NumPy's way
+    assert strided is None or blas.sum_leading(strided, count) is None

@@ -10,7 +10,6 @@ input, written with tapegrad ops so that nested tapes record it.
 from __future__ import annotations
 
 import functools
-import math
 import operator
 import sys
 from collections.abc import Callable, Sequence
@@ -18,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from tapegrad.backends import blas
 from tapegrad.backends import namespaces as backend
 from tapegrad.core.active import _active
 from tapegrad.core.anomaly import anomaly_mode, check_forward
@@ -391,11 +391,9 @@ def unbroadcast(g: Any, shape: tuple[int, ...]) -> Any:
     """Sum ``g`` down to ``shape``: the adjoint of NumPy broadcasting.
 
     A raw NumPy cotangent (the sweep's raw mode: nothing records) is summed by
-    NumPy itself, as the ``sum`` op would: no Tensor, no dispatch. Tensors take the op.
-    A sum over leading axes only (a bias's gradient) is a matrix-vector product with
-    ones, BLAS's gemv, where NumPy's reduction row by row is 2 to 28 times slower (a
-    (256, 512) float32 cotangent: 6 us against 12; (100000, 3): 38 us against 1060)
-    and no more accurate (both add in the array's dtype; gemv with more accumulators).
+    NumPy itself, as the ``sum`` op would: no Tensor, no dispatch; over leading axes only
+    (a bias's gradient), as a matrix-vector product with ones (:func:`blas.sum_leading`).
+    Tensors take the op.
     """
     if g.shape == shape:
         return g
@@ -404,36 +402,15 @@ def unbroadcast(g: Any, shape: tuple[int, ...]) -> Any:
         lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1
     )
     if type(g) is np.ndarray:
-        if (
-            axes == tuple(range(len(axes)))  # leading axes only
-            and g.dtype in _GEMV_DTYPES
-            and g.flags.c_contiguous
-            and g.size >= _GEMV_MIN_SIZE
-        ):
-            rows = math.prod(g.shape[: len(axes)])
-            return np.matmul(_ones(rows, g.dtype), g.reshape(rows, -1)).reshape(shape)
+        if axes == tuple(range(len(axes))):
+            total = blas.sum_leading(g, len(axes))
+            if total is not None:
+                return total.reshape(shape)
         return np.add.reduce(g, axis=axes, keepdims=True).reshape(shape)  # (g.sum's reduce)
     from tapegrad.ops.reductions import sum as _sum
     from tapegrad.ops.shape import reshape
 
     return reshape(_sum(g, axis=axes), shape)
-
-
-_GEMV_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
-_GEMV_MIN_SIZE = 64  # below it, NumPy's sum costs no more
-_ones_cache: dict[tuple[int, Any], Any] = {}
-
-
-def _ones(n: int, dtype: Any) -> Any:
-    """A read-only vector of ``n`` ones (kept for the next cotangent of that many rows)."""
-    key = (n, dtype)
-    ones = _ones_cache.get(key)
-    if ones is None:
-        if len(_ones_cache) > 64:
-            _ones_cache.clear()
-        ones = _ones_cache[key] = np.ones(n, dtype)
-        ones.flags.writeable = False
-    return ones
 
 
 # What has a ``conjugate`` method that returns the value itself when it is real (NumPy
