@@ -19,7 +19,7 @@ from tapegrad.core.active import tracing
 from tapegrad.core.batched import Batched
 from tapegrad.core.tensor import Tensor
 from tapegrad.nn.losses import as_tensor, check_reduction, check_weight, host, reduce
-from tapegrad.ops.primitive import raw, shape_of
+from tapegrad.ops.primitive import Primitive, raw, shape_of
 
 ArrayLike = Any
 
@@ -79,7 +79,7 @@ def _labels(labels: Any, x: Tensor, op: str, ignore_index: int) -> _Labels:
     if isinstance(labels, Tensor) and tracing():
         # Recorded, and read by bool(): guards, which a replay checks on its labels.
         flat = ops.reshape(labels, (-1,))
-        if none_ignored and bool((ops.min(flat) >= 0) & (ops.max(flat) < num_classes)):
+        if none_ignored and bool(_all_classes(flat, classes=num_classes)):
             return _Labels(shape, np.ones(size, bool), flat, True)
         kept = flat != ignore_index
         valid = ops.logical_or(ops.logical_and(flat >= 0, flat < num_classes), ~kept)
@@ -117,6 +117,23 @@ def _labels(labels: Any, x: Tensor, op: str, ignore_index: int) -> _Labels:
         return _Labels(shape, kept, ops.where(kept, flat, 0), True)
     index = np.where(kept_found, flat_found, 0)
     return _Labels(shape, kept_found, index, bool(chosen.size))
+
+
+def _all_classes_forward(xp: Any, labels: Any, classes: int) -> Any:
+    """Whether every label is in [0, classes): from the smallest and the largest alone."""
+    return xp.asarray((xp.min(labels) >= 0) & (xp.max(labels) < classes))
+
+
+# One recorded op (a replay's guard reads it), not five: min, max, two tests and an and.
+_all_classes = Primitive(
+    "all_classes",
+    _all_classes_forward,
+    differentiable=False,
+    numpy=lambda labels, classes: np.asarray(
+        (np.minimum.reduce(labels, axis=None) >= 0)
+        & (np.maximum.reduce(labels, axis=None) < classes)
+    ),
+)
 
 
 def _check_weight(weight: Any, num_classes: int, op: str) -> None:

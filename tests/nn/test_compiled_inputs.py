@@ -108,3 +108,23 @@ def test_a_replay_reads_new_soft_targets_of_another_dtype():
 
     targets = [RNG.dirichlet(np.ones(4), size=6).astype(np.float32) for _ in range(3)]
     _replays_equal_eager(soft, [(X, tg.tensor(t)) for t in targets], [W])
+
+
+def test_a_replay_of_labels_all_classes_checks_them_with_one_guard():
+    # ignore_index=-100 is no class: the recording checks min >= 0 and max < C in one op and
+    # one guard; a batch with an ignored label or a label out of range fails the guard and
+    # takes the general path, as eager does.
+    f = tg.compile(lambda x, y: tg.nn.cross_entropy(x @ W, y))
+    labels = tg.tensor([0, 1, 2, 3, 0, 1])
+    for _ in range(3):
+        np.testing.assert_allclose(
+            f(X, labels).item(), tg.nn.cross_entropy(X @ W, labels).item(), rtol=1e-14
+        )
+    assert "all_classes(" in f.source(X, labels) and f.traces == 1
+    ignored = tg.tensor([0, 1, -100, 3, 0, 1])
+    np.testing.assert_allclose(
+        f(X, ignored).item(), tg.nn.cross_entropy(X @ W, ignored).item(), rtol=1e-14
+    )
+    assert f.traces == 2
+    with pytest.raises(ValueError, match=r"cross_entropy: labels range over \[0, 9\]"):
+        f(X, tg.tensor([0, 1, 2, 9, 0, 1]))
