@@ -280,19 +280,21 @@ def _ufunc_in_place(ufunc: Any) -> Any:
 
 
 @functools.cache
-def _when_alone(forward: Any, in_place: Any) -> Any:
-    """``in_place(x)`` when nothing but the generated forward's local holds ``x`` (no view
-    of it, no other name), else ``forward(x)``: checked on each call."""
+def _when_alone(plain: Any, in_place: Any) -> Any:
+    """``in_place(x, ...)``, which writes into ``x``, when nothing but the generated code's
+    local holds ``x`` (no view of it, no other name), else ``plain(x, ...)``: checked on
+    each call, as the interpreted sweep checks it. For a forward written into its input,
+    and a gradient rule written into its cotangent (tapegrad/replay/sweep_code.py)."""
 
-    def run(x: Any) -> Any:
+    def run(x: Any, *rest: Any) -> Any:
         if (
             type(x) is _ndarray
             and x.base is None
             and x.flags.writeable
-            and _refcount(x) == _TWO_NAMES  # the forward's local and this parameter
+            and _refcount(x) == _TWO_NAMES  # the generated code's local and this parameter
         ):
-            return in_place(x)
-        return forward(x)
+            return in_place(x, *rest)
+        return plain(x, *rest)
 
     return run
 

@@ -19,13 +19,10 @@ the forward need not keep them, and a same-shape rule with an in-place form
 
 from __future__ import annotations
 
-import functools
-import sys
 from typing import Any
 
 import numpy as np
 
-from tapegrad.backends.namespaces import ONE_NAME
 from tapegrad.core.record import placeholder_array
 from tapegrad.core.sweep_raw import passthrough
 from tapegrad.core.tensor import Tensor
@@ -35,14 +32,13 @@ from tapegrad.replay.codegen import (
     DROP_BYTES,
     _params_expression,
     _Scope,
+    _when_alone,
     allocate,
     as_array,
     inline_rule,
 )
 
 _ndarray = np.ndarray
-_refcount = sys.getrefcount
-_TWO_NAMES = ONE_NAME + 1
 
 
 def sweep_code(
@@ -108,7 +104,7 @@ def sweep_code(
                     and g_out != "g"
                     and not params
                 ):
-                    name = scope.bind(_in_place(rule, in_place), f"{hint}_in_place")
+                    name = scope.bind(_when_alone(rule, in_place), f"{hint}_in_place")
                     alternative = f"{name}({g_out}, {ans}, {', '.join(args)})"
                     reads |= set(_LOCAL.findall(alternative))
                 read_slots.update(int(name[1:]) for name in reads if name[0] == "v")
@@ -169,25 +165,6 @@ def sweep_code(
 
 
 _SKIP = object()  # the rule returned None: the input gets no gradient from this step
-
-
-@functools.cache
-def _in_place(rule: Any, in_place: Any) -> Any:
-    """``rule`` (a same-shape VJP), written into its cotangent ``g`` by ``in_place`` when
-    nothing but the sweep's local holds ``g`` (no view of it, no other name): checked on
-    each call, as the interpreted sweep checks it."""
-
-    def vjp(g: Any, ans: Any, *inputs: Any) -> Any:
-        if (
-            type(g) is _ndarray
-            and g.base is None
-            and g.flags.writeable
-            and _refcount(g) == _TWO_NAMES  # the sweep's local and this parameter
-        ):
-            return in_place(g, ans, *inputs)
-        return rule(g, ans, *inputs)
-
-    return vjp
 
 
 def _operand(slot: int, saved: bool, env: list[Any], scope: _Scope) -> str:
