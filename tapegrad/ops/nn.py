@@ -15,7 +15,7 @@ import numpy as np
 from tapegrad import ops
 from tapegrad.core.tensor import Tensor
 from tapegrad.ops.primitive import Primitive, raw
-from tapegrad.ops.reductions import peak_of
+from tapegrad.ops.reductions import stable_peak
 
 
 def log_softmax(x: Any, axis: int = -1) -> Tensor:
@@ -50,8 +50,7 @@ _sum, _all = np.add.reduce, np.logical_and.reduce
 
 def _nll_rows(xp: Any, x: Any, index: Any, kept: Any) -> Any:
     """Per row of logits ``x (..., C)``: ``logsumexp(x) - x[index]``, 0 where not kept."""
-    peak = xp.max(x, axis=-1, keepdims=True)
-    shifted = x - xp.where(xp.isfinite(peak), peak, 0.0)  # rows of -inf stay -inf, not NaN
+    shifted = x - stable_peak(xp, x, (x.ndim - 1,))  # rows of -inf stay -inf, not NaN
     log_total = xp.log(xp.sum(xp.exp(shifted), axis=-1))
     picked = xp.take_along_axis(shifted, xp.expand_dims(index, -1), axis=-1)[..., 0]
     return xp.where(kept, log_total - picked, 0.0)
@@ -60,10 +59,7 @@ def _nll_rows(xp: Any, x: Any, index: Any, kept: Any) -> Any:
 def _cross_entropy_forward(xp: Any, x: Any, index: Any, kept: Any, mean: bool) -> Any:
     if xp is np and x.ndim == 2 and index.ndim == 1:  # the common case, with fewer passes
         # (ufuncs' reduce, not the methods .sum()/.all(): the same values, no Python frames)
-        peak = peak_of(np, x, (1,))
-        if not _all(np.isfinite(peak), axis=None):
-            peak = np.where(np.isfinite(peak), peak, 0.0)
-        shifted = x - peak
+        shifted = x - stable_peak(np, x, (1,))
         e = np.exp(shifted)
         sums = _sum(e, axis=1, keepdims=True)
         if x.nbytes <= _STASH_BYTES:
@@ -104,10 +100,7 @@ def _cross_entropy_vjp(g: Any, ans: Any, x: Any, index: Any, kept: Any, mean: bo
     if type(g) is np.ndarray and type(x) is np.ndarray and x.ndim == 2:  # raw mode, in place
         e = _softmax_stashed(x)
         if e is None:
-            peak = peak_of(np, x, (1,))
-            if not _all(np.isfinite(peak), axis=None):
-                peak = np.where(np.isfinite(peak), peak, 0.0)
-            e = np.exp(x - peak)
+            e = np.exp(x - stable_peak(np, x, (1,)))
             e /= _sum(e, axis=1, keepdims=True)
         index, kept = raw(index), raw(kept)
         e[np.arange(x.shape[0]), index] -= 1.0
