@@ -91,7 +91,7 @@ def _labels(labels: Any, x: Tensor, op: str, ignore_index: int) -> _Labels:
     found = host(labels._data.value if batched else labels)
     flat_found = found.reshape(-1)
     if none_ignored and not batched and found.dtype.kind in "iu":
-        if np.minimum.reduce(flat_found) >= 0 and np.maximum.reduce(flat_found) < num_classes:
+        if _all_classes.numpy_forward(flat_found, classes=num_classes):
             return _Labels(shape, np.ones(size, bool), flat_found, True)
     kept_found = flat_found != ignore_index
     chosen = flat_found[kept_found]

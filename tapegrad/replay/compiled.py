@@ -272,21 +272,6 @@ def _signature(tree: Any) -> tuple[Any, list[Any]]:
     """A hashable key of ``tree``'s structure and leaf metadata, and its array leaves."""
     leaves: list[Any] = []
     first: dict[int, int] = {}
-    args, kwargs = tree
-    if not kwargs and type(args) is tuple:  # f(x, y): Tensors only, the key at once
-        items = []
-        for x in args:
-            cls = type(x)
-            if cls is not Tensor and cls is not Variable:
-                break
-            alias = first.setdefault(x._id, len(leaves))
-            leaves.append(x)
-            kind = "V" if cls is Variable else "T"
-            items.append((kind, x.shape, x.dtype, x.device, alias))
-        else:
-            return ("tuple", (("tuple", tuple(items)), ("dict", ()))), leaves
-        leaves.clear()
-        first.clear()
 
     def key(x: Any) -> Any:
         if isinstance(x, Tensor):

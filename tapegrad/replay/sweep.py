@@ -59,12 +59,9 @@ class Call:
 def wanted_inputs(inputs: list[Tensor]) -> frozenset[int]:
     """The inputs a gradient can be asked for: floating ones some recording tape reads
     (cheapest once the call's entry is recorded: the Variables it read are watched)."""
-    found = []
-    for k in recorded_positions(inputs):
-        dtype = inputs[k]._data.dtype
-        if dtype.kind in "fc" if isinstance(dtype, np.dtype) else backend.is_floating(dtype):
-            found.append(k)
-    return frozenset(found)
+    return frozenset(
+        [k for k in recorded_positions(inputs) if backend.is_floating(inputs[k]._data.dtype)]
+    )
 
 
 def compiled_vjp(k: int, g: Any, ans: Any, *inputs: Any, call: Call, output: int) -> Any:
