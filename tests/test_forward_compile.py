@@ -52,16 +52,22 @@ def _arrays(rng, *shapes):
 @given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 5))
 def test_compiled_jvp_of_a_chain_equals_eager_jvp_and_finite_differences(seed, n):
     rng = np.random.default_rng(seed)
-    compiled = tg.compile(lambda *a: tg.jvp(chain, a[:3], a[3:]))
-    for _ in range(3):  # the first call records, the others replay
-        primals = _arrays(rng, (n,), (n,), (n,))
-        tangents = _arrays(rng, (n,), (n,), (n,))
+    shapes = [(n,)] * 3
+    _compiled_jvp_as_eager(chain, lambda: (_arrays(rng, *shapes), _arrays(rng, *shapes)), 1e-7)
+
+
+def _compiled_jvp_as_eager(f, draw, atol):
+    """tg.compile of tg.jvp(f), on three draws of (primals, tangents): equal to the eager
+    jvp and to central differences, from one recording (the first call records)."""
+    compiled = tg.compile(lambda *a: tg.jvp(f, a[: len(a) // 2], a[len(a) // 2 :]))
+    for _ in range(3):
+        primals, tangents = draw()
         out, tangent = compiled(*map(tg.tensor, primals), *map(tg.tensor, tangents))
-        eager_out, eager_tangent = tg.jvp(chain, primals, tangents)
+        eager_out, eager_tangent = tg.jvp(f, primals, tangents)
         close(out, eager_out)
         close(tangent, eager_tangent)
-        expected = central(lambda *p: chain(*map(tg.tensor, p)), primals, tangents)
-        close(tangent, expected, rtol=1e-6, atol=1e-7)
+        expected = central(lambda *p: f(*map(tg.tensor, p)), primals, tangents)
+        close(tangent, expected, rtol=1e-6, atol=atol)
     assert compiled.traces == 1
 
 
@@ -97,17 +103,11 @@ def test_compiled_jvp_of_an_mlp_with_parameters(along):
             ts[1:] = [np.zeros_like(t) for t in ts[1:]]
         return ts
 
-    compiled = tg.compile(lambda *a: tg.jvp(mlp, a[:5], a[5:]))
-    for _ in range(3):
+    def draw():
         primals = _arrays(rng, *shapes)
-        tangents = directions(primals)
-        out, tangent = compiled(*map(tg.tensor, primals), *map(tg.tensor, tangents))
-        eager_out, eager_tangent = tg.jvp(mlp, primals, tangents)
-        close(out, eager_out)
-        close(tangent, eager_tangent)
-        expected = central(lambda *p: mlp(*map(tg.tensor, p)), primals, tangents)
-        close(tangent, expected, rtol=1e-6, atol=1e-8)
-    assert compiled.traces == 1
+        return primals, directions(primals)
+
+    _compiled_jvp_as_eager(mlp, draw, 1e-8)
 
 
 def test_compiled_jvp_of_parameters_closed_over_as_arguments():
