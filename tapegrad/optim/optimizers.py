@@ -137,7 +137,9 @@ class Optimizer:
         lr = self.learning_rate
         for v, g, state, xp in work:
             state["step"] = state.get("step", 0) + 1
-            if backend.is_complex(v._data.dtype):  # as two real parameters: view_as_real
+            dtype = v._data.dtype  # (backend.is_complex, at once for NumPy's dtypes)
+            if dtype.kind == "c" if isinstance(dtype, np.dtype) else backend.is_complex(dtype):
+                # as two real parameters: PyTorch's view_as_real
                 new = self._updated(xp, _as_real(xp, v._data), _as_real(xp, g), state, lr)
                 v.assign(new[..., 0] + 1j * new[..., 1])
             else:
