@@ -34,6 +34,7 @@ from tapegrad.replay.recording import (
     _is_array,
     _tree_unflatten,
 )
+from tapegrad.replay.sweep import Call, wanted_inputs
 from tapegrad.replay.trace import Trace
 
 _ndarray, _generic = np.ndarray, np.generic
@@ -132,8 +133,6 @@ class Compiled:
         leaves, computed = recording.outputs_of(env, inputs)
         tapes = _active.get()
         if tapes and computed:
-            from tapegrad.replay.sweep import Call, wanted_inputs
-
             variables = [v for _, v in recording.variables]
             call = Call(recording, env, [*inputs, *variables], kept)
             if recording.real_only:
